@@ -1,0 +1,122 @@
+"""The agent adapter contract and the registry every adapter, built-in or third-party, goes through.
+
+An adapter turns a session (sandbox, prompt, fresh HOME) into a command line, and afterwards reads
+the session's token usage from what the agent printed or wrote. The session runner owns everything
+else: process group, environment scrubbing, time limit, cutoff, records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Protocol
+
+from specsnap.errors import UsageError
+
+TOKEN_SOURCES = ("metered", "reported", "unknown")
+
+
+@dataclass(frozen=True)
+class TokenUsage:
+    """Tokens one session used, and where the numbers came from."""
+
+    input: int = 0
+    output: int = 0
+    cache_write: int = 0
+    cache_read: int = 0
+    source: str = "unknown"
+
+    @classmethod
+    def unknown(cls) -> TokenUsage:
+        return cls(source="unknown")
+
+    def __add__(self, other: TokenUsage) -> TokenUsage:
+        source = self.source if self.source == other.source else "unknown"
+        return TokenUsage(
+            self.input + other.input,
+            self.output + other.output,
+            self.cache_write + other.cache_write,
+            self.cache_read + other.cache_read,
+            source,
+        )
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """What an adapter may know about the session it is asked to start."""
+
+    index: int  # 1-based session number
+    sandbox: Path  # the agent's working directory (the git repository)
+    home: Path  # a fresh, empty HOME for this session
+    prompt: str  # the exact prompt text
+    prompt_file: Path  # the same text in a file the agent may read (outside the sandbox)
+    usage_file: Path  # where an agent may write its own usage JSON ($SPECSNAP_USAGE_FILE)
+    options: Mapping[str, str] = field(default_factory=dict)  # --agent-opt KEY=VALUE pairs
+    control_dir: Path | None = None  # built-in control agents only: reference solution copy
+
+
+@dataclass(frozen=True)
+class Invocation:
+    """How to start the agent: argv, the environment it declares, and optional stdin bytes."""
+
+    argv: tuple[str, ...]
+    env: Mapping[str, str] = field(default_factory=dict)
+    stdin: bytes | None = None
+
+
+class AgentAdapter(Protocol):
+    """One kind of agent. Implementations are small and stateless."""
+
+    name: str
+    #: Environment variables passed through from the caller's environment when set.
+    passthrough_env: tuple[str, ...]
+
+    def invocation(self, ctx: SessionContext) -> Invocation:
+        """The command that runs one headless session of this agent."""
+        ...
+
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+        """Token usage of the finished (or cut-off) session; `unknown` when it cannot be read."""
+        ...
+
+
+AdapterFactory = Callable[[], AgentAdapter]
+_REGISTRY: dict[str, AdapterFactory] = {}
+
+
+def register_agent(name: str) -> Callable[[AdapterFactory], AdapterFactory]:
+    """Class decorator: make an adapter available by `name` (built-ins use this too)."""
+
+    def decorate(factory: AdapterFactory) -> AdapterFactory:
+        _REGISTRY[name] = factory
+        return factory
+
+    return decorate
+
+
+def _load_entry_points() -> None:
+    for ep in entry_points(group="specsnap.agents"):
+        if ep.name not in _REGISTRY:
+            _REGISTRY[ep.name] = ep.load()
+
+
+def known_agents() -> list[str]:
+    """Every registered adapter name, sorted."""
+    _load_builtins()
+    _load_entry_points()
+    return sorted(_REGISTRY)
+
+
+def get_agent(name: str) -> AgentAdapter:
+    """The adapter registered as `name`; an unknown name lists the known ones."""
+    known = known_agents()
+    if name not in _REGISTRY:
+        raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
+    return _REGISTRY[name]()
+
+
+def _load_builtins() -> None:
+    # Importing the modules runs their @register_agent decorators.
+    from specsnap.agents import clis, command, controls  # noqa: F401

@@ -14,33 +14,18 @@ from pathlib import Path
 from typing import Protocol
 
 from specsnap.errors import UsageError
+from specsnap.tokens import TOKEN_SOURCES, TokenUsage
 
-TOKEN_SOURCES = ("metered", "reported", "unknown")
-
-
-@dataclass(frozen=True)
-class TokenUsage:
-    """Tokens one session used, and where the numbers came from."""
-
-    input: int = 0
-    output: int = 0
-    cache_write: int = 0
-    cache_read: int = 0
-    source: str = "unknown"
-
-    @classmethod
-    def unknown(cls) -> TokenUsage:
-        return cls(source="unknown")
-
-    def __add__(self, other: TokenUsage) -> TokenUsage:
-        source = self.source if self.source == other.source else "unknown"
-        return TokenUsage(
-            self.input + other.input,
-            self.output + other.output,
-            self.cache_write + other.cache_write,
-            self.cache_read + other.cache_read,
-            source,
-        )
+__all__ = [
+    "TOKEN_SOURCES",
+    "AgentAdapter",
+    "Invocation",
+    "SessionContext",
+    "TokenUsage",
+    "get_agent",
+    "known_agents",
+    "register_agent",
+]
 
 
 @dataclass(frozen=True)
@@ -69,9 +54,15 @@ class Invocation:
 class AgentAdapter(Protocol):
     """One kind of agent. Implementations are small and stateless."""
 
-    name: str
-    #: Environment variables passed through from the caller's environment when set.
-    passthrough_env: tuple[str, ...]
+    @property
+    def name(self) -> str:
+        """The name the adapter is registered under."""
+        ...
+
+    @property
+    def passthrough_env(self) -> tuple[str, ...]:
+        """Environment variables passed through from the caller's environment when set."""
+        ...
 
     def invocation(self, ctx: SessionContext) -> Invocation:
         """The command that runs one headless session of this agent."""

@@ -1,0 +1,172 @@
+"""The built-in control agents, as the program a session runs (standard library and git only).
+
+They need no model: they play the tier's reference solution, one requirement patch at a time,
+writing each file in place the way an editor does, so the cutoff sees ordinary source edits.
+
+- notetaker: before its first edit it writes the sprint to NOTES.md; in later sessions it reads
+  its notes and finishes every requirement they list (it also records amendments it is told).
+- amnesiac: keeps nothing; in a continuation session it only finishes the work the working tree
+  shows in progress.
+- noop: does nothing.
+
+Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original]
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+NOTES = "NOTES.md"
+HEADING = re.compile(r"^### \d+\. .* \(([A-Z][A-Z0-9]*-\d+)\)\s*$", re.MULTILINE)
+AMENDS = re.compile(r"\b([A-Z][A-Z0-9]*-\d+)\b")
+
+
+def git(*args: str, check: bool = True) -> str:
+    proc = subprocess.run(["git", *args], capture_output=True, text=True)
+    if check and proc.returncode != 0:
+        raise SystemExit(f"git {' '.join(args)} failed: {proc.stderr.strip()}")
+    return proc.stdout + proc.stderr
+
+
+def sections(patch_text: str) -> list[tuple[str, str]]:
+    """The patch split per file: (repository path, the file's part of the diff)."""
+    parts = re.split(r"(?m)^(?=diff --git )", patch_text)
+    found = []
+    for part in parts:
+        match = re.match(r"diff --git a/(\S+) b/(\S+)", part)
+        if match:
+            found.append((match.group(2), part))
+    return found
+
+
+def _apply_copy(rel: str, section: str, *flags: str) -> bytes | None:
+    """Apply one file's section to a scratch copy of the file; its new content, or None."""
+    with tempfile.TemporaryDirectory() as tmp:
+        target = Path(tmp) / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if Path(rel).exists():
+            target.write_bytes(Path(rel).read_bytes())
+        # The ceiling keeps git from finding a repository above the scratch directory.
+        env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(tmp).parent))
+        proc = subprocess.run(
+            ["git", "apply", *flags, "-"],
+            input=section.encode(),
+            cwd=tmp,
+            env=env,
+            capture_output=True,
+        )
+        if proc.returncode != 0:
+            return None
+        return target.read_bytes() if target.exists() else b""
+
+
+def patched_content(rel: str, section: str) -> bytes | None:
+    """What `rel` holds once its section of a patch is applied to the current file."""
+    return _apply_copy(rel, section)
+
+
+def already_applied(rel: str, section: str) -> bool:
+    return _apply_copy(rel, section, "--check", "-R") is not None
+
+
+def apply_requirement(patch: Path) -> None:
+    """Write every file of the requirement's patch that is not yet written, in place."""
+    for rel, section in sections(patch.read_text()):
+        if already_applied(rel, section):
+            continue
+        content = patched_content(rel, section)
+        if content is None:
+            raise SystemExit(f"cannot apply {patch.name} to {rel}")
+        if "+++ /dev/null" in section:
+            os.remove(rel)
+            continue
+        Path(rel).parent.mkdir(parents=True, exist_ok=True)
+        with open(rel, "wb") as handle:
+            handle.write(content)
+
+
+def in_progress(patch: Path) -> bool:
+    """Some files of the requirement are written and some are not (a cut-off edit)."""
+    done = [already_applied(rel, section) for rel, section in sections(patch.read_text())]
+    return any(done) and not all(done)
+
+
+def started(patch: Path) -> bool:
+    return any(already_applied(rel, s) for rel, s in sections(patch.read_text()))
+
+
+def requirement_ids(text: str) -> list[str]:
+    return HEADING.findall(text)
+
+
+def patch_for(req_id: str, control: Path, original: set[str]) -> Path:
+    if req_id in original:
+        return control / "solution-original" / f"{req_id}.patch"
+    return control / "solution" / f"{req_id}.patch"
+
+
+def commit(message: str) -> str:
+    git("add", "-A")
+    return git("commit", "-q", "-m", message, check=False)
+
+
+def main(argv: list[str]) -> int:
+    mode, prompt_file, control = argv[0], Path(argv[1]), Path(argv[2])
+    contract_original = "--contract" in argv and argv[argv.index("--contract") + 1] == "original"
+    if mode == "noop":
+        return 0
+    prompt = prompt_file.read_text()
+    ids = requirement_ids(prompt)
+    original: set[str] = set()
+    if contract_original and (control / "solution-original").is_dir():
+        original = {p.stem for p in (control / "solution-original").glob("*.patch")}
+    baseline = control / "solution" / "BASELINE.patch"
+    first_session = bool(ids) or (baseline.exists() and not Path(NOTES).exists() and not _dirty())
+    if first_session and not ids and baseline.exists():
+        # Tier 1: do TASK.md, commit; the product note arrives in git's output.
+        apply_requirement(baseline)
+        ids = requirement_ids(commit("Implement TASK.md baseline"))
+    if first_session:
+        if mode == "notetaker":
+            Path(NOTES).write_text(_notes(ids, prompt))
+        for req_id in ids:  # the first source edit cuts the session off
+            apply_requirement(patch_for(req_id, control, original))
+        commit("Implement the sprint")
+        return 0
+    if mode == "notetaker":
+        notes = Path(NOTES).read_text() if Path(NOTES).exists() else ""
+        amended = sorted(set(AMENDS.findall(prompt)))
+        if amended:
+            notes += f"\n## Amendment received: {', '.join(amended)}\n"
+            Path(NOTES).write_text(notes)
+        todo = list(dict.fromkeys(requirement_ids(notes)))
+        for req_id in todo:
+            patch = patch_for(req_id, control, original)
+            if in_progress(patch) or not started(patch):
+                apply_requirement(patch)
+    else:
+        patches = sorted((control / "solution").glob("*.patch"))
+        for patch in patches:
+            if patch.stem != "BASELINE" and in_progress(patch):
+                apply_requirement(patch)
+    commit("Continue the sprint")
+    return 0
+
+
+def _notes(ids: list[str], prompt: str) -> str:
+    lines = ["# Sprint notes (kept across sessions)", ""]
+    lines += [f"### {n}. pending ({req_id})" for n, req_id in enumerate(ids, start=1)]
+    return "\n".join(lines) + "\n\n## The sprint as received\n\n" + prompt
+
+
+def _dirty() -> bool:
+    return bool(git("status", "--porcelain", check=False).strip())
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,59 @@
+"""The benchmark's own controls: agents that need no model, played from the reference solution.
+
+They make the protocol visible: `notetaker` keeps the sprint in a notes file and should score
+100%; `amnesiac` keeps nothing and should lose everything but the edit it was cut off in; `noop`
+does nothing. Option `contract=original` makes an agent follow the original sprint and ignore
+amendments (tier 4's proof that amendments bite).
+"""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from specsnap.agents.base import Invocation, SessionContext, register_agent
+from specsnap.identity import python_for, resolve_run_as
+from specsnap.tokens import TokenUsage
+
+SCRIPT = "control_agent.py"
+
+
+@dataclass(frozen=True)
+class ControlAgent:
+    name: str
+    passthrough_env: tuple[str, ...] = ()
+    needs_solution: bool = True
+
+    def invocation(self, ctx: SessionContext) -> Invocation:
+        script = ctx.home / SCRIPT
+        with resources.as_file(resources.files("specsnap.agents").joinpath(SCRIPT)) as source:
+            shutil.copyfile(source, script)
+        argv = [python_for(resolve_run_as()), "-I", "-S", str(script), self.name]
+        argv += [str(ctx.prompt_file), str(ctx.control_dir or ctx.home)]
+        if ctx.options.get("contract") == "original":
+            argv += ["--contract", "original"]
+        return Invocation(argv=tuple(argv))
+
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+        # A control uses no model: zero tokens, reported by the control itself.
+        return TokenUsage(source="reported")
+
+
+@register_agent("notetaker")
+def notetaker() -> ControlAgent:
+    return ControlAgent("notetaker")
+
+
+@register_agent("amnesiac")
+def amnesiac() -> ControlAgent:
+    return ControlAgent("amnesiac")
+
+
+@register_agent("noop")
+def noop() -> ControlAgent:
+    return ControlAgent("noop")
+
+
+__all__ = ["ControlAgent"]

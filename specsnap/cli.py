@@ -1,0 +1,282 @@
+"""The `specsnap` command: parses, calls the library, maps results to exit codes (STYLE.md).
+
+0 ran and passed · 1 ran and did not pass · 2 bad usage or input · 3 infrastructure failure.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from specsnap import __version__
+from specsnap.errors import SpecSnapError
+
+_DEBUG = {"on": False}
+
+
+def _fail(exc: BaseException) -> None:
+    if _DEBUG["on"]:
+        traceback.print_exception(exc)
+    click.secho(f"specsnap: {exc}", fg="red", err=True)
+    code = exc.exit_code if isinstance(exc, SpecSnapError) else 3
+    sys.exit(code)
+
+
+def _guard(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Expected failures print one clear message and exit with their code (no traceback)."""
+
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except SpecSnapError as exc:
+            _fail(exc)
+        except KeyboardInterrupt:
+            click.echo("interrupted", err=True)
+            sys.exit(130)
+
+    wrapper.__name__ = func.__name__
+    wrapper.__doc__ = func.__doc__
+    return wrapper
+
+
+def _parse_pairs(pairs: tuple[str, ...], what: str) -> dict[str, str]:
+    result = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not KEY=VALUE", param_hint=what)
+        result[key] = value
+    return result
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="specsnap")
+@click.option("--debug", is_flag=True, help="Show tracebacks for expected failures too.")
+def main(debug: bool) -> None:
+    """SpecSnap: what a coding agent's specification survives across session cutoffs."""
+    _DEBUG["on"] = debug
+
+
+tier_option = click.option("--tier", "tier", required=True, help="Tier: 2, tier-2 or a path.")
+seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+
+
+def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    options = [
+        click.option("--agent", default="notetaker", show_default=True, help="Agent adapter."),
+        click.option("--agent-opt", multiple=True, metavar="KEY=VALUE", help="Adapter option."),
+        click.option("--pass-env", multiple=True, metavar="NAME", help="Pass this env var."),
+        click.option("--time-limit", type=int, help="Per-session limit in s (unofficial)."),
+        click.option("--budget", type=int, help="Token budget for TES (unofficial)."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@main.command()
+@tier_option
+@seed_option
+@run_options
+@click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory.")
+@_guard
+def prepare(
+    tier: str,
+    seed: int,
+    agent: str,
+    agent_opt: tuple[str, ...],
+    pass_env: tuple[str, ...],
+    time_limit: int | None,
+    budget: int | None,
+    out: Path,
+) -> None:
+    """Create a run: the sandbox with its baseline commit (SPEC §1.1)."""
+    from specsnap.runs import prepare_run
+
+    run = prepare_run(
+        tier,
+        seed,
+        agent,
+        out,
+        agent_options=_parse_pairs(agent_opt, "--agent-opt"),
+        pass_env=list(pass_env),
+        time_limit_s=time_limit,
+        budget_tokens=budget,
+    )
+    click.echo(
+        f"prepared {run.tier_id} seed {run.seed} in {run.run_dir} "
+        f"(baseline {run.baseline_commit[:12]})"
+    )
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@click.argument("index", type=int)
+@_guard
+def session(run_dir: Path, index: int) -> None:
+    """Run session INDEX of a prepared run."""
+    from specsnap.runs import run_session
+
+    record = run_session(run_dir, index)
+    click.echo(_session_line(record))
+
+
+def _session_line(record: dict[str, Any]) -> str:
+    cutoff = record["cutoff"]
+    fired = f"cutoff on {cutoff['file']}" if cutoff["fired"] else "no cutoff"
+    latency = f" ({cutoff['latency_ms']:.2f} ms)" if cutoff.get("latency_ms") is not None else ""
+    return (
+        f"session {record['index']}: {record['exit']['status']}, {fired}{latency}, "
+        f"{record['duration_s']:.1f}s"
+    )
+
+
+@main.command()
+@click.argument("run_dir", type=click.Path(path_type=Path, file_okay=False))
+@_guard
+def grade(run_dir: Path) -> None:
+    """Grade HEAD of the run's sandbox; write scorecard.json and scorecard.md."""
+    from specsnap.report import render_summary
+    from specsnap.runs import grade_run
+
+    card = grade_run(run_dir)
+    click.echo(render_summary(card))
+    click.echo(f"scorecard: {run_dir / 'scorecard.json'}")
+    sys.exit(0 if card["scores"]["pass"] else 1)
+
+
+@main.command()
+@tier_option
+@seed_option
+@run_options
+@click.option(
+    "--out", type=click.Path(path_type=Path), help="Run directory [runs/TIER-AGENT-SEED]."
+)
+@_guard
+def run(
+    tier: str,
+    seed: int,
+    agent: str,
+    agent_opt: tuple[str, ...],
+    pass_env: tuple[str, ...],
+    time_limit: int | None,
+    budget: int | None,
+    out: Path | None,
+) -> None:
+    """prepare → sessions with cutoffs → grade → scorecard, in one go."""
+    from specsnap.progress import run_with_progress
+
+    out = out or Path("runs") / f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
+    card = run_with_progress(
+        tier,
+        seed,
+        agent,
+        out,
+        _parse_pairs(agent_opt, "--agent-opt"),
+        list(pass_env),
+        time_limit,
+        budget,
+    )
+    sys.exit(0 if card["scores"]["pass"] else 1)
+
+
+@main.command()
+@click.argument("scorecard", type=click.Path(path_type=Path, dir_okay=False))
+@click.option(
+    "--run",
+    "run_dir",
+    type=click.Path(path_type=Path, file_okay=False),
+    help="The run directory: also recompute the tree digest and regrade.",
+)
+@_guard
+def verify(scorecard: Path, run_dir: Path | None) -> None:
+    """Check a scorecard's receipt; with --run, regrade and compare byte for byte."""
+    from specsnap.verify import verify_scorecard
+
+    result = verify_scorecard(scorecard, run_dir)
+    for check in result.checks:
+        mark = click.style("ok  ", fg="green") if check.ok else click.style("FAIL", fg="red")
+        click.echo(f"{mark} {check.name}: {check.detail}")
+    sys.exit(0 if result.ok else 1)
+
+
+@main.group()
+def tiers() -> None:
+    """List, show and validate tiers."""
+
+
+@tiers.command("list")
+@_guard
+def tiers_list() -> None:
+    """Every tier, with its size and budget."""
+    from specsnap.tiers import list_tiers, load_tier
+
+    for tier_id in list_tiers():
+        t = load_tier(tier_id)
+        click.echo(
+            f"{t.id:8} {t.sessions} sessions  {len(t.requirements):2} requirements  "
+            f"budget {t.budget_tokens:>9,}  {t.name}"
+        )
+
+
+@tiers.command("show")
+@click.argument("tier")
+@click.option("--seed", type=int, default=0, show_default=True)
+@_guard
+def tiers_show(tier: str, seed: int) -> None:
+    """A tier's settings and its sprint as seed SEED orders it."""
+    from specsnap.prompts import render_sprint
+    from specsnap.tiers import load_tier
+
+    t = load_tier(tier)
+    click.echo(f"{t.id}: {t.name}\n{t.summary}\n")
+    click.echo(
+        f"sessions {t.sessions} · cutoff arms at {t.cutoff_arm} · budget {t.budget_tokens:,}"
+        f" · pass ≥ {t.pass_threshold:.0%} · {t.time_limit_s}s per session"
+    )
+    click.echo(f"packages: {', '.join(t.wiring.packages)} · protected: {', '.join(t.protected)}\n")
+    click.echo(render_sprint(t, seed))
+    for amendment in t.amendments:
+        click.echo(f"--- amendment in session {amendment.session} ({', '.join(amendment.amends)})")
+        click.echo(amendment.text + "\n")
+
+
+@tiers.command("validate")
+@click.argument("tier", required=False)
+@_guard
+def tiers_validate(tier: str | None) -> None:
+    """Prove a tier (or every tier) sound: reference, starter, each requirement alone."""
+    from specsnap.tiers import list_tiers
+    from specsnap.validation import validate_tier
+
+    ok = True
+    for tier_id in [tier] if tier else list_tiers():
+        report = validate_tier(tier_id, echo=click.echo)
+        ok = ok and report.ok
+    sys.exit(0 if ok else 1)
+
+
+@main.command()
+@click.argument("name", type=click.Choice(["tier", "scorecard"]))
+@_guard
+def schema(name: str) -> None:
+    """Print a JSON Schema shipped with SpecSnap."""
+    from specsnap.tiers import load_schema
+
+    click.echo(json.dumps(load_schema(name), indent=2))
+
+
+@main.command()
+@_guard
+def agents() -> None:
+    """List the agent adapters."""
+    from specsnap.agents.base import known_agents
+
+    for name in known_agents():
+        click.echo(name)

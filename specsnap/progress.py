@@ -1,0 +1,84 @@
+"""`specsnap run`: the whole pipeline with a live progress line and a final table."""
+
+from __future__ import annotations
+
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import click
+
+from specsnap.report import render_summary
+from specsnap.runs import grade_run, load_run, prepare_run, run_session
+
+
+def _live(label: str, work: Any) -> Any:
+    """Run `work()` while showing `label` and the elapsed time (updated in place on a TTY)."""
+    result: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            result["value"] = work()
+        except BaseException as exc:  # re-raised on the calling thread
+            result["error"] = exc
+
+    thread = threading.Thread(target=target, daemon=True)
+    started = time.monotonic()
+    thread.start()
+    tty = sys.stderr.isatty()
+    if not tty:
+        click.echo(f"{label} …", err=True)
+    while thread.is_alive():
+        thread.join(0.2)
+        if tty:
+            click.echo(f"\r{label} … {time.monotonic() - started:5.1f}s", nl=False, err=True)
+    if tty:
+        click.echo("\r\033[K", nl=False, err=True)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
+
+
+def run_with_progress(
+    tier: str,
+    seed: int,
+    agent: str,
+    out: Path,
+    agent_options: dict[str, str],
+    pass_env: list[str],
+    time_limit_s: int | None,
+    budget: int | None,
+) -> dict[str, Any]:
+    """prepare → every session → grade, printing each step; returns the scorecard."""
+    run = prepare_run(
+        tier,
+        seed,
+        agent,
+        out,
+        agent_options=agent_options,
+        pass_env=pass_env,
+        time_limit_s=time_limit_s,
+        budget_tokens=budget,
+    )
+    click.echo(f"prepared {run.tier_id} (seed {seed}, agent {agent}) in {run.run_dir}", err=True)
+    for index in range(1, run.tier.sessions + 1):
+        if index in load_run(out).sessions_done:
+            continue
+        record = _live(f"session {index}/{run.tier.sessions}", lambda i=index: run_session(out, i))
+        cutoff = record["cutoff"]
+        fired = (
+            f"cutoff fired on {cutoff['file'] or cutoff['reason']}"
+            if cutoff["fired"]
+            else ("armed, no cutoff" if cutoff["armed"] else "not armed")
+        )
+        click.echo(
+            f"session {index}: {record['exit']['status']} after {record['duration_s']:.1f}s;"
+            f" {fired}",
+            err=True,
+        )
+    card: dict[str, Any] = _live("grading", lambda: grade_run(out))
+    click.echo(render_summary(card))
+    click.echo(f"scorecard: {out / 'scorecard.json'} and {out / 'scorecard.md'}")
+    return card

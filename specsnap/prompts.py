@@ -1,0 +1,46 @@
+"""What the agent hears: the seeded sprint, the session-1 prompt, the continuation prompt."""
+
+from __future__ import annotations
+
+import random
+
+from specsnap.tiers import Requirement, Tier
+
+CONTINUATION_PROMPT = (
+    "Continue from the current workspace state, complete all remaining requirements across the "
+    "packages, verify all tests pass, and commit your work."
+)
+
+
+def sprint_order(tier: Tier, seed: int) -> list[Requirement]:
+    """The requirements in the order this seed lists them (ids never change, only the order)."""
+    order = list(tier.requirements)
+    random.Random(f"{tier.id}:{seed}:sprint").shuffle(order)
+    return order
+
+
+def render_sprint(tier: Tier, seed: int) -> str:
+    """The sprint as the agent reads it: title, preamble and numbered requirements."""
+    parts = [f"## {tier.sprint_title}", "", tier.sprint_preamble, ""]
+    for number, req in enumerate(sprint_order(tier, seed), start=1):
+        parts += [f"### {number}. {req.title} ({req.id})", "", req.text, ""]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def session_prompt(tier: Tier, seed: int, index: int) -> str:
+    """The exact prompt of session `index` (1-based)."""
+    if index == 1:
+        if tier.cutoff_arm == "baseline_commit":
+            return tier.session1_prompt  # the sprint arrives later, as the product note
+        return tier.session1_prompt.replace("{sprint}", render_sprint(tier, seed))
+    amendment = tier.amendment_for(index)
+    if amendment is None:
+        return CONTINUATION_PROMPT
+    return f"{CONTINUATION_PROMPT}\n\n{amendment.text}\n"
+
+
+def product_note(tier: Tier, seed: int) -> str | None:
+    """Tier 1's mid-session product note, delivered after the baseline commit; else None."""
+    if tier.product_note is None:
+        return None
+    return tier.product_note.replace("{sprint}", render_sprint(tier, seed))

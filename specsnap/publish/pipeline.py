@@ -1,0 +1,128 @@
+"""`publish_scorecards`: from graded scorecards to a check run, a sticky comment and a summary.
+
+Publishing never turns an agent's result into a failed job by itself: when the token may not
+write (fork pull requests, a read-only or missing token) it degrades to the job summary and a
+warning. Only an API that keeps failing after retries is an infrastructure failure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import Enum
+
+from github import Github
+
+from specsnap.publish.checks import render_check_run
+from specsnap.publish.comment import RenderContext, comment_marker, render_comment, render_summary
+from specsnap.publish.github import (
+    PublishError,
+    WriteDenied,
+    create_check_run,
+    find_base_snapshots,
+    get_repository,
+    pull_request_info,
+    upsert_comment,
+)
+from specsnap.publish.policy import FailOn, any_fails
+from specsnap.publish.scorecard import Scorecard
+from specsnap.publish.snapshot import Delta, compare
+from specsnap.publish.target import Target
+
+
+class CommentMode(Enum):
+    """`always`: create or update the sticky comment; `failures`: create it only when a run
+    fails the policy (an existing comment is still updated, so it never goes stale); `off`."""
+
+    ALWAYS = "always"
+    FAILURES = "failures"
+    OFF = "off"
+
+
+@dataclass(frozen=True)
+class PublishOptions:
+    comment_mode: CommentMode = CommentMode.ALWAYS
+    comment_key: str = "default"
+    check_run: bool = True
+    check_name: str = "SpecSnap"
+    fail_on: FailOn = FailOn.NOT_PASSED
+    run_url: str | None = None
+
+
+@dataclass(frozen=True)
+class PublishResult:
+    summary: str  # Markdown for the job summary
+    comment_url: str | None = None
+    comment_created: bool = False
+    check_run_urls: tuple[str, ...] = ()
+    degraded: str | None = None  # why nothing (more) was written to GitHub
+    warnings: tuple[str, ...] = field(default_factory=tuple)
+
+
+def publish_scorecards(
+    cards: Sequence[Scorecard],
+    reports: Mapping[str, str],
+    target: Target,
+    options: PublishOptions,
+    github: Github | None,
+) -> PublishResult:
+    """Publish `cards` (with their full Markdown `reports`, by card key) to `target`.
+
+    `github` is None when there is no token: everything degrades to the job summary.
+    """
+    warnings: list[str] = []
+    degraded = target.read_only_reason
+    if github is None:
+        degraded = "no GitHub token was given, so nothing was published to GitHub"
+    repo = get_repository(github, target.repository) if github else None
+
+    if repo is not None and target.needs_lookup and target.pull_request is not None:
+        info = pull_request_info(repo, target.pull_request)
+        target = replace(target, head_sha=target.head_sha or info.head_sha, base_ref=info.base_ref)
+
+    deltas: dict[str, Delta | None] = {}
+    if repo is not None and target.base_ref:
+        try:
+            bases = find_base_snapshots(repo, target.base_ref, [c.key for c in cards])
+            deltas = {c.key: compare(c, bases.get(c.key)) for c in cards}
+        except PublishError as exc:
+            warnings.append(f"no deltas against {target.base_ref}: {exc}")
+
+    context = RenderContext(options.run_url, target.head_sha, target.base_ref or None)
+    check_urls: list[str] = []
+    comment = None
+    if repo is not None and degraded is None:
+        try:
+            if options.check_run:
+                for card in cards:
+                    output = render_check_run(
+                        card,
+                        deltas.get(card.key),
+                        reports.get(card.key, ""),
+                        context,
+                        options.check_name,
+                        options.fail_on,
+                    )
+                    check_urls.append(
+                        create_check_run(repo, target.head_sha, output, options.run_url)
+                    )
+            if target.pull_request is not None and options.comment_mode is not CommentMode.OFF:
+                create = options.comment_mode is CommentMode.ALWAYS or any_fails(
+                    cards, options.fail_on
+                )
+                body = render_comment(cards, deltas, context, options.comment_key)
+                marker = comment_marker(options.comment_key)
+                comment = upsert_comment(repo, target.pull_request, marker, body, create=create)
+        except WriteDenied as exc:
+            degraded = str(exc)
+
+    if degraded is not None:
+        context = replace(context, notice=f"Not published to GitHub: {degraded}.")
+    return PublishResult(
+        summary=render_summary(cards, deltas, context, reports),
+        comment_url=comment.url if comment else None,
+        comment_created=comment.created if comment else False,
+        check_run_urls=tuple(check_urls),
+        degraded=degraded,
+        warnings=tuple(warnings),
+    )

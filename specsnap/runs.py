@@ -1,0 +1,190 @@
+"""A run on disk (RUN_DIR) and its steps: prepare → session 1..n → grade.
+
+Each step reads and writes `RUN_DIR/run.json`; each is idempotent and refuses, with the step it
+needs first, when called out of order. The Action runs the steps as separate job steps; `specsnap
+run` calls them in sequence.
+
+    RUN_DIR/run.json           run state          RUN_DIR/sandbox/   the agent's repository
+    RUN_DIR/sessions/N/        records (prompt, output, cutoff.json, session.json)
+    RUN_DIR/scorecard.json     RUN_DIR/scorecard.md
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import time
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from specsnap import __version__
+from specsnap.errors import UsageError
+from specsnap.gitrepo import create_baseline, git
+from specsnap.grading import grade_repository
+from specsnap.identity import resolve_run_as
+from specsnap.receipt import tier_digest
+from specsnap.scorecard import build_scorecard, write_scorecard
+from specsnap.tiers import Tier, load_tier
+
+RUN_FILE = "run.json"
+BASELINE_MESSAGE = "Baseline"
+
+
+@dataclass(frozen=True)
+class Run:
+    """The state of one run, as stored in run.json."""
+
+    run_dir: Path
+    tier_dir: str
+    tier_id: str
+    tier_sha256: str
+    seed: int
+    agent: str
+    agent_options: dict[str, str] = field(default_factory=dict)
+    pass_env: list[str] = field(default_factory=list)
+    time_limit_s: int | None = None
+    budget_tokens: int | None = None
+    baseline_commit: str = ""
+    sessions_done: list[int] = field(default_factory=list)
+    specsnap_version: str = __version__
+
+    @property
+    def sandbox(self) -> Path:
+        return self.run_dir / "sandbox"
+
+    @property
+    def tier(self) -> Tier:
+        return load_tier(self.tier_dir)
+
+    def session_dir(self, index: int) -> Path:
+        return self.run_dir / "sessions" / str(index)
+
+    def unofficial_reasons(self) -> list[str]:
+        """Why this run's scorecard is not official (settings that differ from the tier's)."""
+        tier = self.tier
+        reasons = []
+        if self.time_limit_s is not None and self.time_limit_s != tier.time_limit_s:
+            reasons.append(f"time limit {self.time_limit_s}s instead of {tier.time_limit_s}s")
+        if self.budget_tokens is not None and self.budget_tokens != tier.budget_tokens:
+            reasons.append(f"token budget {self.budget_tokens} instead of {tier.budget_tokens}")
+        return reasons
+
+    def save(self) -> None:
+        data = asdict(self)
+        data["run_dir"] = None
+        tmp = self.run_dir / (RUN_FILE + ".tmp")
+        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        os.replace(tmp, self.run_dir / RUN_FILE)
+
+
+def load_run(run_dir: Path) -> Run:
+    """The run stored in `run_dir`; a clear error when there is none."""
+    path = run_dir / RUN_FILE
+    if not path.is_file():
+        raise UsageError(f"{run_dir} is not a prepared run (no {RUN_FILE}); run `specsnap prepare`")
+    data = json.loads(path.read_text())
+    data["run_dir"] = run_dir.resolve()
+    return Run(**data)
+
+
+def prepare_run(
+    tier: str,
+    seed: int,
+    agent: str,
+    out: Path,
+    *,
+    agent_options: dict[str, str] | None = None,
+    pass_env: list[str] | None = None,
+    time_limit_s: int | None = None,
+    budget_tokens: int | None = None,
+) -> Run:
+    """Create the sandbox as SPEC §1.1 says; a second call with the same settings is a no-op."""
+    from specsnap.agents.base import get_agent  # unknown agents are refused before any work
+
+    get_agent(agent)
+    loaded = load_tier(tier)
+    wanted = Run(
+        run_dir=out.resolve(),
+        tier_dir=str(loaded.root),
+        tier_id=loaded.id,
+        tier_sha256=tier_digest(loaded.root),
+        seed=seed,
+        agent=agent,
+        agent_options=dict(agent_options or {}),
+        pass_env=list(pass_env or []),
+        time_limit_s=time_limit_s,
+        budget_tokens=budget_tokens,
+    )
+    if (out / RUN_FILE).is_file():
+        existing = load_run(out)
+        if replace(existing, baseline_commit="", sessions_done=[]) != wanted:
+            raise UsageError(f"{out} already holds a different run; choose another --out")
+        return existing
+    if out.exists() and any(out.iterdir()):
+        raise UsageError(f"{out} exists and is not empty; choose another --out")
+    out.mkdir(parents=True, exist_ok=True)
+    out.chmod(0o711)  # the agent may pass through to its sandbox, never list the run
+    sandbox = out / "sandbox"
+    shutil.copytree(
+        loaded.starter,
+        sandbox,
+        symlinks=True,
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
+    )
+    commit = create_baseline(sandbox, BASELINE_MESSAGE)
+    # Agents start with an empty HOME, so the repository carries a committer identity.
+    git(sandbox, "config", "user.name", "SpecSnap Agent")
+    git(sandbox, "config", "user.email", "agent@specsnap.invalid")
+    (out / "sessions").mkdir(mode=0o700)
+    run = replace(wanted, baseline_commit=commit)
+    run.save()
+    return run
+
+
+def require_session_order(run: Run, index: int) -> None:
+    """Refuse a session that is not the next one, or a run that is already graded."""
+    sessions = run.tier.sessions
+    if not 1 <= index <= sessions:
+        raise UsageError(f"{run.tier_id} has sessions 1..{sessions}; got {index}")
+    if index in run.sessions_done:
+        raise UsageError(f"session {index} of {run.run_dir} already ran")
+    expected = len(run.sessions_done) + 1
+    if index != expected:
+        raise UsageError(f"session {index} cannot run yet: run session {expected} first")
+
+
+def run_session(run_dir: Path, index: int) -> dict[str, Any]:
+    """Run session `index` of the prepared run (see specsnap.sessions)."""
+    from specsnap.sessions import run_agent_session
+
+    run = load_run(run_dir)
+    require_session_order(run, index)
+    record = run_agent_session(run, index)
+    replace(run, sessions_done=[*run.sessions_done, index]).save()
+    return record
+
+
+def session_records(run: Run) -> list[dict[str, Any]]:
+    records = []
+    for index in run.sessions_done:
+        path = run.session_dir(index) / "session.json"
+        records.append(json.loads(path.read_text()))
+    return records
+
+
+def grade_run(run_dir: Path) -> dict[str, Any]:
+    """Grade HEAD of the run's sandbox; writes scorecard.json and scorecard.md."""
+    run = load_run(run_dir)
+    tier = run.tier
+    missing = [i for i in range(1, tier.sessions + 1) if i not in run.sessions_done]
+    if missing:
+        raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
+    records = session_records(run)
+    breaches = [b for record in records for b in record.get("breaches", [])]
+    started = time.monotonic()
+    grade = grade_repository(tier, run.sandbox, resolve_run_as(), breaches)
+    card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
+    write_scorecard(card, run_dir)
+    return card

@@ -1,0 +1,85 @@
+"""The scores of SPEC §2, as pure functions over plain values."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from specsnap.tokens import TokenUsage
+
+CACHE_READ_WEIGHT = 0.1
+PASSING = "passed"
+
+
+@dataclass(frozen=True)
+class Scores:
+    raw_retention: float
+    net_retention: float
+    effective_tokens: float | None
+    cache_read_weight: float
+    budget: int
+    tes: float | None
+    passed: bool
+    pass_threshold: float
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "raw_retention": self.raw_retention,
+            "net_retention": self.net_retention,
+            "effective_tokens": self.effective_tokens,
+            "cache_read_weight": self.cache_read_weight,
+            "budget": self.budget,
+            "tes": self.tes,
+            "pass": self.passed,
+            "pass_threshold": self.pass_threshold,
+        }
+
+
+def requirement_passed(outcomes: Sequence[str]) -> bool:
+    """A requirement passes iff it has tests and every one of them passed."""
+    return bool(outcomes) and all(outcome == PASSING for outcome in outcomes)
+
+
+def effective_tokens(
+    sessions: Sequence[TokenUsage], weight: float = CACHE_READ_WEIGHT
+) -> float | None:
+    """input + output + cache_write + weight × cache_read, all sessions; None if any is unknown."""
+    if any(s.source == "unknown" for s in sessions):
+        return None
+    return float(
+        sum(s.input + s.output + s.cache_write for s in sessions)
+        + weight * sum(s.cache_read for s in sessions)
+    )
+
+
+def compute_scores(
+    requirements_passed: Sequence[bool],
+    gate_holds: bool,
+    sessions: Sequence[TokenUsage],
+    budget: int,
+    pass_threshold: float,
+) -> Scores:
+    """Raw and net retention, TES and PASS from the graded facts."""
+    total = len(requirements_passed)
+    raw = _fraction(sum(requirements_passed) / total if total else 0.0)
+    net = raw if gate_holds else 0.0
+    effective = effective_tokens(sessions)
+    if effective is None:
+        tes = None
+    else:
+        tes = _fraction(net * min(1.0, budget / effective) if effective > 0 else net)
+    return Scores(
+        raw_retention=raw,
+        net_retention=net,
+        effective_tokens=effective,
+        cache_read_weight=CACHE_READ_WEIGHT,
+        budget=budget,
+        tes=tes,
+        passed=net >= pass_threshold,
+        pass_threshold=pass_threshold,
+    )
+
+
+def _fraction(value: float) -> float:
+    # Six decimals keep scorecards stable across platforms' float formatting.
+    return round(min(1.0, max(0.0, value)), 6)

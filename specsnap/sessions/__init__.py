@@ -1,0 +1,353 @@
+"""One agent session (SPEC §1.2 to §1.4): fresh HOME, scrubbed environment, the whole process
+group, the cutoff, and every record kept outside the sandbox in RUN_DIR/sessions/N/."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from specsnap.agents.base import SessionContext, get_agent
+from specsnap.errors import UsageError
+from specsnap.gitrepo import commits_between, rev_parse
+from specsnap.identity import give_to, python_for, resolve_run_as
+from specsnap.prompts import product_note, session_prompt
+from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
+from specsnap.sessions.cutoff import CutoffWatcher, Firing
+from specsnap.sessions.output import OutputCapture
+from specsnap.sessions.processes import SessionMarks, freeze, terminate
+
+if TYPE_CHECKING:
+    from specsnap.runs import Run
+
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
+class Supervisor:
+    """Holds the state one session's threads share: arming, firing, commits seen."""
+
+    def __init__(self, run: Run, index: int) -> None:
+        self.run = run
+        self.index = index
+        tier = run.tier
+        self.final = index == tier.sessions
+        self.arm_on_commit = index == 1 and tier.cutoff_arm == "baseline_commit"
+        self.note = product_note(tier, run.seed) if self.arm_on_commit else None
+        self.note_delivered = False
+        self.head_at_start = rev_parse(run.sandbox)
+        self.head_at_arm: str | None = None
+        self.marks: SessionMarks | None = None
+        self.stopped = threading.Event()
+        self.reason: str | None = None  # source-edit, commit-attempt, commit
+        self.started_ns = time.monotonic_ns()
+        self.breaches: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self.watcher = CutoffWatcher(
+            run.sandbox, tier.watch, tier.ignore, self._on_fire, self._on_ref_change
+        )
+
+    def arm(self) -> None:
+        if self.final:
+            return
+        with self._lock:
+            if self.watcher.armed:
+                return
+            self.head_at_arm = rev_parse(self.run.sandbox)
+            self.watcher.arm()
+
+    def _freeze(self, reason: str) -> None:
+        with self._lock:
+            if self.reason is not None:
+                return
+            self.reason = reason
+        if self.marks is not None:
+            freeze(self.marks)
+        self.stopped.set()
+
+    def _on_fire(self, firing: Firing) -> None:
+        self._freeze("source-edit")
+
+    def _on_ref_change(self) -> None:
+        head = rev_parse(self.run.sandbox)
+        if self.watcher.armed and head != self.head_at_arm and self.reason is None:
+            self._freeze("commit")
+        elif self.arm_on_commit and head != self.head_at_start:
+            self.arm()
+
+    def on_hook(self, hook: str) -> tuple[int, str]:
+        """Answer a git hook of the agent's (see sessions.control)."""
+        if hook == "pre-commit":
+            if self.watcher.armed:
+                self._freeze("commit-attempt")
+                return 1, "specsnap: commits are refused while the cutoff is armed\n"
+            return 0, ""
+        if self.arm_on_commit and rev_parse(self.run.sandbox) != self.head_at_start:
+            self.arm()
+            if self.note and not self.note_delivered:
+                self.note_delivered = True
+                return 0, "\n" + self.note + "\n"
+        return 0, ""
+
+
+def run_agent_session(run: Run, index: int) -> dict[str, Any]:
+    """Run session `index`; returns (and writes) its record, whatever the agent did."""
+    tier = run.tier
+    adapter = get_agent(run.agent)
+    run_as = resolve_run_as()
+    records = run.session_dir(index)
+    if records.exists():
+        raise UsageError(f"{records} exists: session {index} was started before")
+    records.mkdir(parents=True, mode=0o700)
+    prompt = session_prompt(tier, run.seed, index)
+    (records / "prompt.md").write_text(prompt, encoding="utf-8")
+
+    home = run.run_dir / "homes" / str(index)
+    home.parent.mkdir(mode=0o711, exist_ok=True)
+    home.mkdir(mode=0o700)
+    (home / "tmp").mkdir()
+    prompt_file = home / "prompt.md"
+    prompt_file.write_text(prompt, encoding="utf-8")
+    control_dir = None
+    if getattr(adapter, "needs_solution", False):
+        control_dir = home / ".specsnap-control"
+        shutil.copytree(tier.solution, control_dir / "solution")
+        if tier.solution_original.is_dir():
+            shutil.copytree(tier.solution_original, control_dir / "solution-original")
+    ctx = SessionContext(
+        index=index,
+        sandbox=run.sandbox,
+        home=home,
+        prompt=prompt,
+        prompt_file=prompt_file,
+        usage_file=home / ".specsnap-usage.json",
+        options=run.agent_options,
+        control_dir=control_dir,
+    )
+    invocation = adapter.invocation(ctx)
+    give_to(home, run_as)
+    give_to(run.sandbox, run_as)
+
+    sup = Supervisor(run, index)
+    ctl_dir = Path(tempfile.mkdtemp(prefix="specsnap-ctl-"))
+    ctl_dir.chmod(0o711)
+    server = ControlServer(ctl_dir / "hooks.sock", sup.on_hook)
+    digests = install_hooks(run.sandbox, python_for(run_as), server.path)
+    give_to(run.sandbox / ".git" / "hooks", run_as)
+    if not sup.final and not sup.arm_on_commit:
+        sup.arm()
+    token = secrets.token_hex(16)
+    env = _environment(adapter.passthrough_env, run.pass_env, invocation.env, ctx, token)
+    limit = run.time_limit_s or tier.time_limit_s
+    capture = OutputCapture(records)
+    server.start()
+    sup.watcher.start()
+    notes: list[str] = []
+    started = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            list(invocation.argv),
+            cwd=run.sandbox,
+            env=env,
+            stdin=subprocess.PIPE if invocation.stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            user=None if run_as.is_self else run_as.uid,
+            group=None if run_as.is_self else run_as.gid,
+            extra_groups=None if run_as.is_self else [],
+        )
+    except OSError as exc:
+        sup.watcher.stop()
+        server.stop()
+        shutil.rmtree(ctl_dir, ignore_errors=True)
+        record = _record(
+            run,
+            index,
+            prompt,
+            sup,
+            {"status": "failed-to-start", "code": None, "signal": None},
+            adapter.usage(ctx, capture.stdout, capture.stderr),
+            0.0,
+            [f"the agent could not be started: {exc}"],
+        )
+        _write(records, record, sup)
+        return record
+    sup.marks = SessionMarks(pgid=proc.pid, token=token)
+    capture.start(proc, invocation.stdin)
+
+    def reap() -> None:
+        proc.wait()
+        sup.stopped.set()
+
+    threading.Thread(target=reap, daemon=True).start()
+    if sup.reason is not None:  # fired before marks existed: freeze now
+        freeze(sup.marks)
+    sup.stopped.wait(timeout=limit)
+    timed_out = sup.reason is None and proc.poll() is None
+    ended = terminate(sup.marks)
+    proc.wait()
+    duration = time.monotonic() - started
+    sup.watcher.stop()
+    server.stop()
+    shutil.rmtree(ctl_dir, ignore_errors=True)
+    capture.join()
+    if ended > 1 and sup.reason is None and not timed_out:
+        notes.append(f"the agent left {ended - 1} background process(es); SpecSnap ended them")
+    notes += capture.notes()
+    exit_info = _exit_info(proc.returncode, sup.reason, timed_out)
+    if timed_out:
+        notes.append(f"the session hit its time limit of {limit}s")
+    _check_protocol(run, sup, digests)
+    if not (run.sandbox / ".git").is_dir():
+        notes.append("the agent deleted the repository's .git directory")
+    usage = adapter.usage(ctx, capture.stdout, capture.stderr)
+    record = _record(run, index, prompt, sup, exit_info, usage, duration, notes)
+    _write(records, record, sup)
+    _retire_home(home, records)
+    return record
+
+
+def _retire_home(home: Path, records: Path) -> None:
+    """Move the session's HOME into its records, where later sessions cannot read it."""
+    target = records / "home"
+    shutil.move(home, target)
+    if os.geteuid() == 0:
+        for root, dirs, files in os.walk(target):
+            for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
+                os.lchown(name, 0, 0)
+
+
+def _environment(
+    declared: tuple[str, ...], passed: list[str], adapter_env: Any, ctx: SessionContext, token: str
+) -> dict[str, str]:
+    env = {
+        "PATH": os.environ.get("PATH", BASE_PATH),
+        "HOME": str(ctx.home),
+        "TMPDIR": str(ctx.home / "tmp"),
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "TERM": "dumb",
+        "CI": "true",
+        "SPECSNAP_USAGE_FILE": str(ctx.usage_file),
+        "SPECSNAP_SESSION": token,
+    }
+    for name in (*declared, *passed):
+        if name in os.environ:
+            env[name] = os.environ[name]
+    env.update(adapter_env)
+    return env
+
+
+def _exit_info(code: int, reason: str | None, timed_out: bool) -> dict[str, Any]:
+    signal_name = None
+    if code < 0:
+        import signal
+
+        signal_name = signal.Signals(-code).name
+    if reason is not None:
+        status = "cutoff"
+    elif timed_out:
+        status = "timeout"
+    elif code == 0:
+        status = "completed"
+    else:
+        status = "crashed"
+    return {"status": status, "code": code, "signal": signal_name}
+
+
+def _check_protocol(run: Run, sup: Supervisor, digests: dict[str, str]) -> None:
+    """Record hook tampering and any commit that landed while the cutoff was armed."""
+    if not (run.sandbox / ".git").is_dir():
+        return
+    for what in hook_tampering(run.sandbox, digests):
+        sup.breaches.append({"session": sup.index, "what": what})
+    if sup.head_at_arm is not None:
+        head = rev_parse(run.sandbox)
+        if head is not None and head != sup.head_at_arm:
+            for commit in commits_between(run.sandbox, sup.head_at_arm, head) or [head]:
+                sup.breaches.append(
+                    {"session": sup.index, "what": f"commit {commit[:12]} landed while armed"}
+                )
+
+
+def _record(
+    run: Run,
+    index: int,
+    prompt: str,
+    sup: Supervisor,
+    exit_info: dict[str, Any],
+    usage: Any,
+    duration: float,
+    notes: list[str],
+) -> dict[str, Any]:
+    firing = sup.watcher.firing
+    latency = None
+    if sup.reason == "source-edit" and firing is not None:
+        latency = round((firing.frozen_ns - firing.detected_ns) / 1e6, 3)
+    return {
+        "index": index,
+        "agent": run.agent,
+        "prompt_sha256": hashlib.sha256(prompt.encode()).hexdigest(),
+        "cutoff": {
+            "armed": sup.watcher.armed,
+            "fired": sup.reason is not None,
+            "reason": sup.reason,
+            "file": firing.file if firing and sup.reason == "source-edit" else None,
+            "latency_ms": latency,
+        },
+        "tokens": {
+            "input": usage.input,
+            "output": usage.output,
+            "cache_write": usage.cache_write,
+            "cache_read": usage.cache_read,
+            "source": usage.source,
+        },
+        "exit": exit_info,
+        "breaches": sup.breaches,
+        "notes": notes,
+        "duration_s": round(duration, 3),
+    }
+
+
+def _write(records: Path, record: dict[str, Any], sup: Supervisor) -> None:
+    firing = sup.watcher.firing
+    cutoff: dict[str, Any] = {
+        "armed": sup.watcher.armed,
+        "armed_after_ms": (
+            round((sup.watcher.armed_at_ns - sup.started_ns) / 1e6, 3)
+            if sup.watcher.armed_at_ns
+            else None
+        ),
+        "fired": sup.reason is not None,
+        "reason": sup.reason,
+        "product_note_delivered": sup.note_delivered if sup.arm_on_commit else None,
+    }
+    if firing is not None:
+        cutoff.update(
+            file=firing.file,
+            change=firing.change,
+            sha256_before=firing.sha256_before,
+            sha256_after=firing.sha256_after,
+            write_mtime_ns=firing.mtime_ns,
+            detected_monotonic_ns=firing.detected_ns,
+            frozen_monotonic_ns=firing.frozen_ns,
+            frozen_wall_ns=firing.frozen_wall_ns,
+            latency_ms=round((firing.frozen_ns - firing.detected_ns) / 1e6, 3),
+            write_to_freeze_ms=(
+                round((firing.frozen_wall_ns - firing.mtime_ns) / 1e6, 3)
+                if firing.mtime_ns
+                else None
+            ),
+            written_between=firing.written_between,
+            written_after=firing.written_after,
+        )
+    (records / "cutoff.json").write_text(json.dumps(cutoff, indent=2) + "\n")
+    (records / "session.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

@@ -1,0 +1,287 @@
+"""Tiers: finding them, loading tier.yaml through its JSON Schema, and the frozen Tier model."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from specsnap.errors import InputError, Problem, UsageError
+from specsnap.wiring import Wiring, load_wiring
+
+SCHEMA_FILES = {"tier": "tier.schema.json", "scorecard": "scorecard.schema.json"}
+
+
+def load_schema(name: str) -> dict[str, Any]:
+    """One of the JSON Schemas shipped inside the package (`tier`, `scorecard`)."""
+    if name not in SCHEMA_FILES:
+        raise UsageError(f"unknown schema {name!r}; known: {', '.join(sorted(SCHEMA_FILES))}")
+    text = resources.files("specsnap").joinpath("schemas", SCHEMA_FILES[name]).read_text()
+    schema: dict[str, Any] = json.loads(text)
+    return schema
+
+
+@dataclass(frozen=True)
+class Requirement:
+    id: str
+    title: str
+    package: str
+    text: str
+    tests: tuple[str, ...]
+    depends_on: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Amendment:
+    session: int
+    amends: tuple[str, ...]
+    text: str
+
+
+@dataclass(frozen=True)
+class Tier:
+    """A validated tier. Paths are absolute; nothing here is read again after loading."""
+
+    id: str
+    name: str
+    summary: str
+    root: Path
+    sessions: int
+    python_path: tuple[str, ...]
+    starter: Path
+    grader: Path
+    solution: Path
+    session1_prompt: str
+    product_note: str | None
+    cutoff_arm: str
+    watch: tuple[str, ...]
+    ignore: tuple[str, ...]
+    sprint_title: str
+    sprint_preamble: str
+    requirements: tuple[Requirement, ...]
+    hidden_baseline: tuple[str, ...]
+    visible_tests: tuple[str, ...]
+    visible_count: int
+    protected: tuple[str, ...]
+    budget_tokens: int
+    pass_threshold: float
+    time_limit_s: int
+    test_timeout_s: int
+    amendments: tuple[Amendment, ...]
+    wiring: Wiring
+
+    @property
+    def number(self) -> int:
+        return int(self.id.split("-", 1)[1])
+
+    @property
+    def solution_original(self) -> Path:
+        return self.root / "solution-original"
+
+    def requirement(self, req_id: str) -> Requirement:
+        for req in self.requirements:
+            if req.id == req_id:
+                return req
+        raise UsageError(f"{self.id} has no requirement {req_id!r}")
+
+    def amendment_for(self, session: int) -> Amendment | None:
+        return next((a for a in self.amendments if a.session == session), None)
+
+
+def tiers_dir() -> Path:
+    """Where tiers live: $SPECSNAP_TIERS_DIR, else the `tiers/` beside the package's source tree."""
+    env = os.environ.get("SPECSNAP_TIERS_DIR")
+    candidates = [Path(env)] if env else []
+    candidates += [Path(__file__).resolve().parent.parent / "tiers", Path("/opt/specsnap/tiers")]
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate
+    raise UsageError(
+        "no tiers directory found; set SPECSNAP_TIERS_DIR to the folder holding tier-N/ folders"
+    )
+
+
+def list_tiers() -> list[str]:
+    """Ids of every tier directory with a tier.yaml, in numeric order."""
+    found = [p.name for p in tiers_dir().iterdir() if (p / "tier.yaml").is_file()]
+    return sorted(found, key=lambda name: (len(name), name))
+
+
+def resolve_tier_dir(ref: str) -> Path:
+    """`2`, `tier-2` or a path to a tier directory → the tier directory."""
+    path = Path(ref)
+    if (path / "tier.yaml").is_file():
+        return path.resolve()
+    name = f"tier-{ref}" if ref.isdigit() else ref
+    candidate = tiers_dir() / name
+    if (candidate / "tier.yaml").is_file():
+        return candidate
+    known = ", ".join(list_tiers())
+    raise UsageError(f"unknown tier {ref!r}; known tiers: {known}")
+
+
+def load_tier(ref: str | Path) -> Tier:
+    """Load and validate a tier; every problem in its tier.yaml is reported at once."""
+    return _load_tier_dir(resolve_tier_dir(str(ref)))
+
+
+@cache
+def _load_tier_dir(root: Path) -> Tier:
+    manifest = root / "tier.yaml"
+    try:
+        data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}" if mark else "?"
+        raise InputError([Problem(str(manifest), where, "invalid YAML", str(exc))]) from None
+    problems = schema_problems(data, load_schema("tier"), str(manifest))
+    if problems:
+        raise InputError(problems)
+    problems = _semantic_problems(data, root, str(manifest))
+    if problems:
+        raise InputError(problems)
+    return _build(data, root)
+
+
+def schema_problems(data: Any, schema: dict[str, Any], file: str) -> list[Problem]:
+    """Every JSON Schema violation of `data`, as Problems with a dotted key path."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
+        key = ".".join(str(part) for part in error.absolute_path) or "(top level)"
+        value = json.dumps(error.instance, default=str)
+        if len(value) > 80:
+            value = value[:77] + "..."
+        problems.append(Problem(file, key, value, _expected(error)))
+    return problems
+
+
+def _expected(error: jsonschema.ValidationError) -> str:
+    validator = error.validator
+    if validator == "required":
+        return error.message.replace("is a required property", "is required")
+    if validator == "additionalProperties":
+        return "only known keys: " + error.message
+    if validator == "enum":
+        return "one of " + ", ".join(str(v) for v in list(error.validator_value))  # type: ignore[arg-type]
+    if validator == "type":
+        return f"a value of type {error.validator_value}"
+    if validator == "pattern":
+        return f"a string matching {error.validator_value}"
+    return error.message
+
+
+def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Problem]:
+    problems: list[Problem] = []
+
+    def problem(key: str, value: object, expected: str) -> None:
+        problems.append(Problem(file, key, json.dumps(value, default=str), expected))
+
+    if data["id"] != root.name:
+        problem("id", data["id"], f"the tier directory's name, {root.name!r}")
+    for key in ("starter", "grader", "solution"):
+        if not (root / data[key]).is_dir():
+            problem(key, data[key], f"a directory inside {root}")
+    for key, rel in data["prompts"].items():
+        path = root / rel
+        if not path.is_file():
+            problem(f"prompts.{key}", rel, "an existing file")
+        elif "{sprint}" not in path.read_text(encoding="utf-8") and (
+            key == "product_note" or data["cutoff"]["arm"] == "session_start"
+        ):
+            problem(f"prompts.{key}", rel, "a template containing the placeholder {sprint}")
+    if data["cutoff"]["arm"] == "baseline_commit" and "product_note" not in data["prompts"]:
+        problem(
+            "prompts", sorted(data["prompts"]), "a product_note when cutoff.arm is baseline_commit"
+        )
+    seen: dict[str, str] = {}
+    ids = [r["id"] for r in data["requirements"]]
+    for i, req in enumerate(data["requirements"]):
+        if ids.count(req["id"]) > 1:
+            problem(f"requirements.{i}.id", req["id"], "an id used by one requirement only")
+        for dep in req.get("depends_on", []):
+            if dep not in ids or dep == req["id"]:
+                problem(f"requirements.{i}.depends_on", dep, "the id of another requirement")
+        for j, node in enumerate(req["tests"]):
+            _check_node(root / data["grader"], node, f"requirements.{i}.tests.{j}", seen, problem)
+    for j, node in enumerate(data["baseline"]["hidden_tests"]):
+        _check_node(root / data["grader"], node, f"baseline.hidden_tests.{j}", seen, problem)
+    for j, rel in enumerate(data["baseline"]["visible_tests"]):
+        if not (root / data["starter"] / rel).exists():
+            problem(f"baseline.visible_tests.{j}", rel, "a path inside the starter")
+    for i, amendment in enumerate(data.get("amendments", [])):
+        if amendment["session"] > data["sessions"]:
+            problem(f"amendments.{i}.session", amendment["session"], "a session of this tier")
+        for dep in amendment["amends"]:
+            if dep not in ids:
+                problem(f"amendments.{i}.amends", dep, "the id of a requirement")
+    if not (root / data["starter"] / "wiring.yaml").is_file():
+        problem("starter", data["starter"], "a starter holding wiring.yaml")
+    return problems
+
+
+def _check_node(grader: Path, node: str, key: str, seen: dict[str, str], problem: Any) -> None:
+    if node in seen:
+        problem(key, node, f"a test used once (also at {seen[node]})")
+    seen[node] = key
+    if not (grader / node.split("::", 1)[0]).is_file():
+        problem(key, node, f"a node id whose file exists under {grader}")
+
+
+def _build(data: dict[str, Any], root: Path) -> Tier:
+    prompts = data["prompts"]
+    cutoff = data["cutoff"]
+    starter = root / data["starter"]
+    return Tier(
+        id=data["id"],
+        name=data["name"],
+        summary=data["summary"],
+        root=root,
+        sessions=data["sessions"],
+        python_path=tuple(data.get("python_path", ["."])),
+        starter=starter,
+        grader=root / data["grader"],
+        solution=root / data["solution"],
+        session1_prompt=(root / prompts["session_1"]).read_text(encoding="utf-8"),
+        product_note=(
+            (root / prompts["product_note"]).read_text(encoding="utf-8")
+            if "product_note" in prompts
+            else None
+        ),
+        cutoff_arm=cutoff["arm"],
+        watch=tuple(cutoff["watch"]),
+        ignore=tuple(cutoff.get("ignore", [])),
+        sprint_title=data["sprint"]["title"],
+        sprint_preamble=data["sprint"]["preamble"].strip(),
+        requirements=tuple(
+            Requirement(
+                id=r["id"],
+                title=r["title"],
+                package=r["package"],
+                text=r["text"].strip(),
+                tests=tuple(r["tests"]),
+                depends_on=tuple(r.get("depends_on", [])),
+            )
+            for r in data["requirements"]
+        ),
+        hidden_baseline=tuple(data["baseline"]["hidden_tests"]),
+        visible_tests=tuple(data["baseline"]["visible_tests"]),
+        visible_count=data["baseline"]["visible_count"],
+        protected=tuple(data["protected"]),
+        budget_tokens=data["budget_tokens"],
+        pass_threshold=float(data.get("pass_threshold", 0.75)),
+        time_limit_s=data["time_limit_s"],
+        test_timeout_s=data.get("test_timeout_s", 30),
+        amendments=tuple(
+            Amendment(a["session"], tuple(a["amends"]), a["text"].strip())
+            for a in data.get("amendments", [])
+        ),
+        wiring=load_wiring(starter / "wiring.yaml"),
+    )

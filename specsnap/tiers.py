@@ -102,7 +102,7 @@ def tiers_dir() -> Path:
     candidates += [Path(__file__).resolve().parent.parent / "tiers", Path("/opt/specsnap/tiers")]
     for candidate in candidates:
         if candidate.is_dir():
-            return candidate
+            return candidate.resolve()
     raise UsageError(
         "no tiers directory found; set SPECSNAP_TIERS_DIR to the folder holding tier-N/ folders"
     )

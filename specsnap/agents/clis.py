@@ -81,7 +81,7 @@ def parse_claude_stream(text: str) -> TokenUsage:
             elif stream.get("type") == "message_delta":
                 message_id = str(event.get("api_message_id") or current)
                 usage = stream.get("usage")
-        if message_id and isinstance(usage, dict):
+        if message_id and isinstance(usage, dict) and _has_counts(usage, _ANTHROPIC_FIELDS):
             seen = messages.setdefault(message_id, {})
             for key in _ANTHROPIC_FIELDS:
                 seen[key] = max(seen.get(key, 0), _count(usage.get(key)))
@@ -403,6 +403,10 @@ def _count(value: object) -> int:
     if not math.isfinite(value) or value < 0:
         return 0
     return int(value)
+
+
+def _has_counts(usage: Mapping[str, Any], fields: Iterable[str]) -> bool:
+    return any(isinstance(usage.get(key), int | float) for key in fields)
 
 
 def _aider_count(value: str | None) -> int:

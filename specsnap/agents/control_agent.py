@@ -111,8 +111,11 @@ def patch_for(req_id: str, control: Path, original: set[str]) -> Path:
 
 
 def commit(message: str) -> str:
+    """Commit everything; git's output (hooks included) is what the agent "hears"."""
     git("add", "-A")
-    return git("commit", "-q", "-m", message, check=False)
+    output = git("commit", "-q", "-m", message, check=False)
+    print(output, flush=True)
+    return output
 
 
 def main(argv: list[str]) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 HOOKS = ("pre-commit", "post-commit")
 
-HOOK_TEMPLATE = """#!{python} -I -S
+HOOK_TEMPLATE = """#!{python} -IS
 # SpecSnap session hook: reports to the session supervisor. Changing it is a protocol breach.
 import socket
 import sys

@@ -69,6 +69,27 @@ def can_execute(path: str, run_as: RunAs) -> bool:
     return True
 
 
+def can_read(path: Path, run_as: RunAs) -> bool:
+    """Whether `run_as` could list or read `path` (by the permission bits along the way)."""
+    if run_as.is_self:
+        return True
+    real = Path(os.path.realpath(path))
+    for part in [*reversed(real.parents), real]:
+        info = part.stat()
+        shift = 6 if info.st_uid == run_as.uid else 3 if info.st_gid == run_as.gid else 0
+        need = (0o1 if part != real else 0o4) << shift
+        if not info.st_mode & need:
+            return False
+    return True
+
+
+def isolation_problems(run_as: RunAs, secrets: list[Path]) -> list[str]:
+    """Why the agent's account is not isolated from what it must not see; empty when it is."""
+    if run_as.is_self:
+        return ["the agent ran as SpecSnap's own user, so nothing was hidden from it"]
+    return [f"the agent's account can read {p}" for p in secrets if p.exists() and can_read(p, run_as)]
+
+
 def python_for(run_as: RunAs) -> str:
     """A Python interpreter `run_as` can execute: ours if reachable, else the system's."""
     candidates = [sys.executable, "/usr/local/bin/python3", "/usr/bin/python3"]

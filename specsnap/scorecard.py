@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from specsnap import __version__
 from specsnap.errors import InputError, UsageError
+from specsnap.identity import isolation_problems, resolve_run_as
 from specsnap.receipt import seal
 from specsnap.scoring import compute_scores
 from specsnap.tiers import Tier, load_schema, schema_problems
@@ -42,7 +43,8 @@ def build_scorecard(
         budget,
         tier.pass_threshold,
     )
-    reasons = run.unofficial_reasons()
+    secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
+    reasons = run.unofficial_reasons() + isolation_problems(resolve_run_as(), secrets)
     card: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "specsnap_version": __version__,

@@ -48,6 +48,7 @@ def grade_repository(
         return _ungradable(tier, f"no commit to grade: {repo} has no readable HEAD", breaches)
     with tempfile.TemporaryDirectory(prefix="specsnap-grade-") as tmp:
         work = Path(tmp)
+        work.chmod(0o755)  # the grader's test run may be an unprivileged account
         export = work / "export"
         export.mkdir()
         export_commit(repo, head, export)

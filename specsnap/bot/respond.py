@@ -1,0 +1,130 @@
+"""Acting on a `/specsnap` comment: permission check, reaction, reply, and starting the run.
+
+Shared by the `issue_comment` workflow (the run to link is the workflow run itself) and the
+GitHub App webhook receiver (which starts the evaluation workflow by `workflow_dispatch`).
+Only users whose repository permission is `admin` or `write` (maintainers report `write`) may
+start an evaluation: it runs the pull request's code with the repository's secrets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from github import GithubException
+from github.Repository import Repository
+
+from specsnap.bot import replies
+from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_command
+from specsnap.publish.github import api_call
+
+WRITE_PERMISSIONS = frozenset({"admin", "write"})
+
+
+@dataclass(frozen=True)
+class CommentEvent:
+    """An `issue_comment` delivery, reduced to what the bot needs."""
+
+    repository: str
+    number: int
+    is_pull_request: bool
+    comment_id: int
+    author: str
+    author_type: str
+    body: str
+
+
+class Outcome(Enum):
+    IGNORED = "ignored"  # no command, or not a new comment, or written by a bot
+    INVALID = "invalid"  # a malformed command (the reply explains)
+    HELP = "help"
+    REFUSED = "refused"  # the author may not start evaluations
+    STARTED = "started"
+
+
+@dataclass(frozen=True)
+class BotResult:
+    outcome: Outcome
+    command: RunCommand | None = None
+    head_sha: str | None = None
+    reply_url: str | None = None
+    run_url: str | None = None
+
+
+#: Starts the evaluation of `head_sha` for `command` on pull request `number`; returns the URL
+#: of the run to link in the reply (None when it is not known).
+Starter = Callable[[RunCommand, int, str], "str | None"]
+
+
+def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
+    """The event, when `payload` is a newly created issue comment; else None."""
+    if payload.get("action") != "created" or "comment" not in payload or "issue" not in payload:
+        return None
+    comment, issue = payload["comment"], payload["issue"]
+    user = comment.get("user") or {}
+    return CommentEvent(
+        repository=payload.get("repository", {}).get("full_name", ""),
+        number=int(issue["number"]),
+        is_pull_request=bool(issue.get("pull_request")),
+        comment_id=int(comment["id"]),
+        author=str(user.get("login", "")),
+        author_type=str(user.get("type", "User")),
+        body=str(comment.get("body") or ""),
+    )
+
+
+def handle_comment(
+    repo: Repository, event: CommentEvent, start: Starter, prefix: str = "/specsnap"
+) -> BotResult:
+    """Parse, check permission, react, start and reply; each step's result in BotResult."""
+    if event.author_type == "Bot":
+        return BotResult(Outcome.IGNORED)  # never answer bots, our own replies included
+    try:
+        command = parse_command(event.body, prefix)
+    except CommandError as exc:
+        reply = _reply(repo, event, replies.invalid(event.author, str(exc)), "confused")
+        return BotResult(Outcome.INVALID, reply_url=reply)
+    if command is None:
+        return BotResult(Outcome.IGNORED)
+    if isinstance(command, HelpCommand):
+        return BotResult(Outcome.HELP, reply_url=_reply(repo, event, replies.usage(event.author)))
+    if not event.is_pull_request:
+        reply = _reply(repo, event, replies.not_a_pull_request(event.author), "confused")
+        return BotResult(Outcome.INVALID, reply_url=reply)
+
+    permission = collaborator_permission(repo, event.author)
+    if permission not in WRITE_PERMISSIONS:
+        reply = _reply(repo, event, replies.refused(event.author, permission))
+        return BotResult(Outcome.REFUSED, command, reply_url=reply)
+
+    with api_call(f"reading pull request #{event.number}", writing=False):
+        head_sha = repo.get_pull(event.number).head.sha
+    _react(repo, event, "rocket")
+    run_url = start(command, event.number, head_sha)
+    reply = _reply(repo, event, replies.started(event.author, command, head_sha, run_url))
+    return BotResult(Outcome.STARTED, command, head_sha, reply, run_url)
+
+
+def collaborator_permission(repo: Repository, login: str) -> str:
+    """`admin`, `write`, `read` or `none` (a user GitHub does not know has `none`)."""
+    with api_call(f"reading {login}'s permission", writing=False):
+        try:
+            return repo.get_collaborator_permission(login)
+        except GithubException as exc:
+            if exc.status == 404:
+                return "none"
+            raise
+
+
+def _react(repo: Repository, event: CommentEvent, reaction: str) -> None:
+    with api_call(f"reacting to comment {event.comment_id}", writing=True):
+        repo.get_issue(event.number).get_comment(event.comment_id).create_reaction(reaction)
+
+
+def _reply(repo: Repository, event: CommentEvent, body: str, reaction: str | None = None) -> str:
+    if reaction:
+        _react(repo, event, reaction)
+    with api_call(f"replying on #{event.number}", writing=True):
+        return str(repo.get_issue(event.number).create_comment(body).html_url)

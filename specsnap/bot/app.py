@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from github import Auth, Github, GithubIntegration
+from github.Repository import Repository
 
 from specsnap.bot.command import RunCommand
 from specsnap.bot.respond import Outcome, comment_event, handle_comment
@@ -60,10 +61,7 @@ class AppHandler:
             token = self._integration.get_access_token(installation_id).token
         return connect(ApiConfig(self.config.api_url, token))
 
-    def _dispatch(self, repo: object, command: RunCommand, number: int, sha: str) -> str | None:
-        from github.Repository import Repository
-
-        assert isinstance(repo, Repository)
+    def _dispatch(self, repo: Repository, command: RunCommand, number: int, sha: str) -> str | None:
         inputs = {
             "pull_request": str(number),
             "commit": sha,

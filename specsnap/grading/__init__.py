@@ -68,7 +68,13 @@ def grade_tree(
     protected_changes = protected_file_changes(tier, export)
     prepare_workspace(tier, export, work)
     run = run_tests(tier, export, work, run_as)
-    violations = static_violations(tier.wiring, export) + runtime_violations(tier, export, run)
+    static = static_violations(tier.wiring, export)
+    seen = {(v.importer, v.imported, v.file, v.line) for v in static}
+    violations = static + [
+        v
+        for v in runtime_violations(tier, export, run)
+        if (v.importer, v.imported, v.file, v.line) not in seen  # already found statically
+    ]
     requirements = [
         {
             "id": req.id,

@@ -1,0 +1,34 @@
+"""Shared fixtures: the fixture tier directory and helpers that build graded repositories."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from specsnap.tiers import Tier, load_tier
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURE_TIERS = ROOT / "tests" / "fixtures" / "tiers"
+
+
+@pytest.fixture
+def fixture_tiers(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point SpecSnap at the fixture tiers (tier-90) for this test."""
+    monkeypatch.setenv("SPECSNAP_TIERS_DIR", str(FIXTURE_TIERS))
+    return FIXTURE_TIERS
+
+
+@pytest.fixture
+def tier90(fixture_tiers: Path) -> Tier:
+    return load_tier("tier-90")
+
+
+@pytest.fixture
+def clean_env() -> Iterator[None]:
+    saved = dict(os.environ)
+    yield
+    os.environ.clear()
+    os.environ.update(saved)

@@ -1,0 +1,206 @@
+"""Grading cannot be fooled by what the agent commits (SPEC §2, §5), on the fixture tier."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from specsnap.grading import grade_repository
+from specsnap.identity import resolve_run_as
+from specsnap.scoring import compute_scores
+from specsnap.tiers import Tier
+from specsnap.tokens import TokenUsage
+from tests.support.repos import commit_all, starter_repo
+
+ALL = ["UNIT-1", "REP-1"]
+
+
+def scores(tier: Tier, repo: Path):  # type: ignore[no-untyped-def]
+    grade = grade_repository(tier, repo, resolve_run_as())
+    s = compute_scores(grade.passed_flags, grade.gate["holds"], [TokenUsage(source="reported")],
+                       tier.budget_tokens, tier.pass_threshold)  # fmt: skip
+    return grade, s
+
+
+def test_reference_scores_full_and_starter_scores_zero_with_gate(tier90: Tier, tmp_path: Path):
+    grade, s = scores(tier90, starter_repo(tier90, tmp_path / "ref", ALL))
+    assert (s.raw_retention, s.net_retention) == (1.0, 1.0)
+    grade, s = scores(tier90, starter_repo(tier90, tmp_path / "starter"))
+    assert s.raw_retention == 0.0 and grade.gate["holds"]
+
+
+def test_only_head_counts_not_the_working_tree(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    (repo / "units" / "convert.py").write_text(
+        (repo / "units" / "convert.py").read_text().replace('"kg": 1000.0}', '"kg": 1000.0, '
+        '"lb": 453.59237, "oz": 453.59237 / 16}')  # fmt: skip
+    )
+    _, s = scores(tier90, repo)
+    assert s.raw_retention == 0.0
+
+
+def test_broken_baseline_zeroes_net_and_names_the_test(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    convert = repo / "units" / "convert.py"
+    convert.write_text(convert.read_text().replace('"g": 1.0', '"g": 1.5'))
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0
+    failed = {f["test"] for f in grade.gate["baseline_failures"]}
+    assert "test_baseline.py::test_grams_identity" in failed
+
+
+def test_edited_protected_file_zeroes_net(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    (repo / "wiring.yaml").write_text("packages:\n  units: {may_import: [report]}\n")
+    (repo / "tests" / "test_visible.py").unlink()
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0 and s.raw_retention == 1.0
+    assert {(c["path"], c["change"]) for c in grade.gate["protected_changes"]} == {
+        ("wiring.yaml", "modified"),
+        ("tests/test_visible.py", "deleted"),
+    }
+
+
+def test_static_boundary_violation_is_named_with_file_and_line(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    convert = repo / "units" / "convert.py"
+    convert.write_text(convert.read_text() + "\n\ndef _later():\n    from report import lines\n")
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0
+    (violation,) = grade.gate["wiring_violations"]
+    assert violation["importer"] == "units.convert"
+    assert violation["imported"] == "report.lines"
+    assert violation["file"] == "units/convert.py"
+    assert violation["line"] == convert.read_text().splitlines().index(
+        "    from report import lines") + 1  # fmt: skip
+    assert violation["kind"] == "static"
+
+
+def test_private_module_import_is_a_violation(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    lines = repo / "report" / "lines.py"
+    lines.write_text("from units._table import SYMBOLS\n" + lines.read_text())
+    commit_all(repo)
+    grade, _ = scores(tier90, repo)
+    assert [v["rule"] for v in grade.gate["wiring_violations"]] == ["units._table is private to units"]
+
+
+def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    convert = repo / "units" / "convert.py"
+    convert.write_text(
+        convert.read_text().replace(
+            "    try:\n        return value * FACTORS[unit]",
+            "    import importlib\n    importlib.import_module('rep' + 'ort.lines')\n"
+            "    try:\n        return value * FACTORS[unit]",
+        )
+    )
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0
+    kinds = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
+    assert ("units.convert", "report.lines", "dynamic") in kinds
+    assert all(v["file"] == "units/convert.py" and v["line"] > 0
+               for v in grade.gate["wiring_violations"])  # fmt: skip
+
+
+def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    convert = repo / "units" / "convert.py"
+    convert.write_text(convert.read_text().replace(
+        "    try:\n        return value * FACTORS[unit]",
+        "    __import__('report')\n    try:\n        return value * FACTORS[unit]"))  # fmt: skip
+    commit_all(repo)
+    grade, _ = scores(tier90, repo)
+    assert {v["kind"] for v in grade.gate["wiring_violations"]} == {"static", "dynamic"} or {
+        v["kind"] for v in grade.gate["wiring_violations"]} == {"dynamic"}  # fmt: skip
+    assert any(v["imported"] == "report" for v in grade.gate["wiring_violations"])
+
+
+# --- the agent tries to fake its score --------------------------------------------------------
+
+FAKE_PASS_CONFTEST = '''
+import pytest
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    outcome = yield
+    report = outcome.get_result()
+    report.outcome = "passed"
+'''
+
+
+def _assert_cannot_raise(tier: Tier, repo: Path) -> None:
+    commit_all(repo)
+    grade, s = scores(tier, repo)
+    assert s.raw_retention == 0.0, grade.requirements
+
+
+def test_committed_conftest_cannot_raise_the_score(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    (repo / "conftest.py").write_text(FAKE_PASS_CONFTEST)
+    (repo / "tests" / "conftest.py").write_text(FAKE_PASS_CONFTEST)  # also a protected change
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_sitecustomize_and_pth_cannot_raise_the_score(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    patch = ("import _pytest.reports\n"
+             "_pytest.reports.TestReport.passed = property(lambda self: True)\n")  # fmt: skip
+    (repo / "sitecustomize.py").write_text(patch)
+    (repo / "usercustomize.py").write_text(patch)
+    (repo / "evil.pth").write_text("import sitecustomize\n")
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_ini_files_and_addopts_cannot_raise_the_score(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    (repo / "plug.py").write_text(FAKE_PASS_CONFTEST)
+    (repo / "pytest.ini").write_text("[pytest]\naddopts = -p plug --deselect test_unit_1.py\n")
+    (repo / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "-p plug"\n')
+    (repo / "setup.cfg").write_text("[tool:pytest]\naddopts = -p plug\n")
+    (repo / "tox.ini").write_text("[pytest]\naddopts = -p plug\n")
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_module_printing_fake_passed_lines_cannot_raise_the_score(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    init = repo / "units" / "__init__.py"
+    fake = "".join(f"print('{t} PASSED')\n" for r in tier90.requirements for t in r.tests)
+    fake += "print('=== 6 passed in 0.01s ===')\n"
+    init.write_text(init.read_text() + fake)
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_shadowing_pytest_or_stdlib_modules_does_not_work(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    for name in ("pytest.py", "_pytest.py", "json.py", "pluggy.py"):
+        (repo / name).write_text("raise SystemExit(0)\n")
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_exiting_the_test_process_early_fails_everything(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    init = repo / "report" / "__init__.py"
+    init.write_text(init.read_text() + "\nimport os\nos._exit(0)\n")
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.raw_retention == 0.0 and not grade.gate["holds"]
+
+
+def test_symlink_out_of_the_repository_is_not_followed(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r")
+    (repo / "units" / "lb.py").symlink_to("/etc/passwd")
+    _assert_cannot_raise(tier90, repo)
+
+
+def test_repository_without_commit_or_git_grades_zero(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    import shutil
+
+    shutil.rmtree(repo / ".git")
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0 and grade.head_commit is None
+    assert "no commit to grade" in grade.gate["baseline_failures"][0]["outcome"]

@@ -1,0 +1,30 @@
+"""Building graded repositories from a tier's starter and reference patches."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from specsnap.gitrepo import create_baseline, git
+from specsnap.tiers import Tier
+
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@t",
+}  # fmt: skip
+
+
+def commit_all(repo: Path, message: str = "work") -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=IDENTITY)
+
+
+def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None) -> Path:
+    """A repository of the tier's starter at its baseline, with reference patches committed."""
+    shutil.copytree(tier.starter, dest, ignore=shutil.ignore_patterns("__pycache__"))
+    create_baseline(dest, "Baseline")
+    for req_id in patches or []:
+        git(dest, "apply", "--3way", str(tier.solution / f"{req_id}.patch"))
+    if patches:
+        commit_all(dest, "reference")
+    return dest

@@ -18,17 +18,17 @@ def canonical_json(value: Any) -> bytes:
 
 def file_digest(content: bytes, executable: bool) -> bytes:
     mode = b"100755" if executable else b"100644"
-    return hashlib.sha256(b"file\0" + mode + b"\0" + hashlib.sha256(content).digest()).digest()
+    return hashlib.sha256(b"file\x00" + mode + b"\x00" + hashlib.sha256(content).digest()).digest()
 
 
 def symlink_digest(target: bytes) -> bytes:
-    return hashlib.sha256(b"file\0120000\0" + hashlib.sha256(target).digest()).digest()
+    return hashlib.sha256(b"file\x00120000\x00" + hashlib.sha256(target).digest()).digest()
 
 
 def tree_digest(children: dict[bytes, bytes]) -> bytes:
     """Digest of a directory from its children's names and raw 32-byte digests."""
-    body = b"".join(name + b"\0" + children[name] for name in sorted(children))
-    return hashlib.sha256(b"tree\0" + body).digest()
+    body = b"".join(name + b"\x00" + children[name] for name in sorted(children))
+    return hashlib.sha256(b"tree\x00" + body).digest()
 
 
 def merkle_digest(root: Path, exclude: frozenset[str] = frozenset({".git"})) -> str:

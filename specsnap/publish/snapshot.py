@@ -53,7 +53,7 @@ def snapshot_of(card: Scorecard, commit: str = "") -> Snapshot:
         net_retention=card.scores.net_retention,
         tes=card.scores.tes,
         passed=card.scores.passed,
-        requirements=tuple((r.id, r.passed) for r in card.requirements),
+        requirements=tuple(sorted((r.id, r.passed) for r in card.requirements)),
         commit=commit,
     )
 
@@ -85,7 +85,7 @@ def find_snapshots(text: str | None, commit: str = "") -> list[Snapshot]:
                     net_retention=float(body["net"]),
                     tes=None if body["tes"] is None else float(body["tes"]),
                     passed=bool(body["pass"]),
-                    requirements=tuple((str(k), bool(v)) for k, v in body["req"].items()),
+                    requirements=tuple(sorted((str(k), bool(v)) for k, v in body["req"].items())),
                     commit=commit,
                 )
             )

@@ -1,0 +1,48 @@
+"""Scores (SPEC §2) as pure functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from specsnap.scoring import compute_scores, effective_tokens, requirement_passed
+from specsnap.tokens import TokenUsage
+
+REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
+
+
+@pytest.mark.parametrize(
+    ("outcomes", "passed"),
+    [(["passed", "passed"], True), (["passed", "failed"], False), (["skipped"], False),
+     (["xfailed"], False), (["not-collected"], False), ([], False), (["error"], False)],
+)  # fmt: skip
+def test_requirement_passes_only_when_every_test_passed(outcomes: list[str], passed: bool):
+    assert requirement_passed(outcomes) is passed
+
+
+def test_effective_tokens_weights_cache_reads():
+    assert effective_tokens([REPORTED, REPORTED]) == 2 * (100 + 50 + 10 + 0.1 * 1000)
+
+
+def test_unknown_tokens_make_tes_null_never_a_guess():
+    s = compute_scores([True, True], True, [REPORTED, TokenUsage.unknown()], 1000, 0.75)
+    assert s.effective_tokens is None and s.tes is None
+    assert s.net_retention == 1.0
+
+
+def test_gate_failure_zeroes_net_but_not_raw():
+    s = compute_scores([True, False, True, True], False, [REPORTED], 10_000, 0.75)
+    assert (s.raw_retention, s.net_retention, s.tes, s.passed) == (0.75, 0.0, 0.0, False)
+
+
+def test_tes_scales_by_budget_over_effective_tokens():
+    s = compute_scores([True] * 4, True, [TokenUsage(2000, 0, 0, 0, "reported")], 1000, 0.75)
+    assert s.tes == 0.5
+    s = compute_scores([True] * 4, True, [TokenUsage(500, 0, 0, 0, "reported")], 1000, 0.75)
+    assert s.tes == 1.0
+
+
+def test_pass_threshold_is_inclusive():
+    s = compute_scores([True, True, True, False], True, [REPORTED], 10**6, 0.75)
+    assert s.passed and s.net_retention == 0.75
+    s = compute_scores([True, True, False, False], True, [REPORTED], 10**6, 0.75)
+    assert not s.passed

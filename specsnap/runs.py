@@ -23,7 +23,7 @@ from specsnap import __version__
 from specsnap.errors import UsageError
 from specsnap.gitrepo import create_baseline, git
 from specsnap.grading import grade_repository
-from specsnap.identity import resolve_run_as
+from specsnap.identity import can_execute, resolve_run_as
 from specsnap.receipt import tier_digest
 from specsnap.scorecard import build_scorecard, write_scorecard
 from specsnap.tiers import Tier, load_tier
@@ -126,6 +126,12 @@ def prepare_run(
         raise UsageError(f"{out} exists and is not empty; choose another --out")
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o711)  # the agent may pass through to its sandbox, never list the run
+    run_as = resolve_run_as()
+    if not can_execute(str(out), run_as):
+        raise UsageError(
+            f"the agent account {run_as.name!r} cannot reach {out.resolve()}: a parent directory "
+            "is closed to it; choose a run directory under a world-searchable one such as /tmp"
+        )
     sandbox = out / "sandbox"
     shutil.copytree(
         loaded.starter,

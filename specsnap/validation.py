@@ -88,6 +88,7 @@ def validate_tier(tier_ref: str, echo: Echo = print) -> ValidationReport:
 
     with tempfile.TemporaryDirectory(prefix="specsnap-validate-") as tmp:
         root = Path(tmp)
+        root.chmod(0o711)  # sessions and test runs may use an unprivileged account
 
         def graded(name: str, patches: list[Path]) -> Grade:
             return grade_repository(tier, build_repository(tier, root / name, patches), run_as)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -24,6 +26,15 @@ def fixture_tiers(monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture
 def tier90(fixture_tiers: Path) -> Tier:
     return load_tier("tier-90")
+
+
+@pytest.fixture
+def tmp_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A temporary directory the agent account can reach (pytest's own base is 0700)."""
+    path = Path(tempfile.mkdtemp(prefix="specsnap-test-", dir="/tmp"))
+    path.chmod(0o711)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
 
 
 @pytest.fixture

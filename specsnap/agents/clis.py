@@ -43,6 +43,9 @@ GEMINI_SETTINGS: Mapping[str, Any] = {
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
     "privacy": {"usageStatisticsEnabled": False},
 }
+#: Headless Gemini CLI needs an explicit auth type once GOOGLE_GEMINI_BASE_URL is set (0.61.0
+#: rejects the "gateway" type it infers); `--agent-opt auth=vertex-ai` etc. chooses another.
+GEMINI_DEFAULT_AUTH = "gemini-api-key"
 
 
 # --- parsers: pure functions from captured text to TokenUsage ---
@@ -61,26 +64,16 @@ def parse_claude_stream(text: str) -> TokenUsage:
     """
     results: list[TokenUsage] = []
     messages: dict[str, dict[str, int]] = {}
-    current = ""
+    last_started = ""
     for event in _json_objects(text):
-        kind = event.get("type")
-        if kind == "result":
+        if event.get("type") == "result":
             total = _claude_result_total(event)
             if total is not None:
                 results.append(total)
             continue
-        message_id, usage = "", None
-        if kind == "assistant" and isinstance(event.get("message"), dict):
-            message_id = str(event["message"].get("id") or "")
-            usage = event["message"].get("usage")
-        elif kind == "stream_event" and isinstance(event.get("event"), dict):
-            stream = event["event"]
-            if stream.get("type") == "message_start" and isinstance(stream.get("message"), dict):
-                current = str(stream["message"].get("id") or "")
-                message_id, usage = current, stream["message"].get("usage")
-            elif stream.get("type") == "message_delta":
-                message_id = str(event.get("api_message_id") or current)
-                usage = stream.get("usage")
+        message_id, usage = _claude_message_usage(event, last_started)
+        if _stream_event_type(event) == "message_start":
+            last_started = message_id
         if message_id and isinstance(usage, dict) and _has_counts(usage, _ANTHROPIC_FIELDS):
             seen = messages.setdefault(message_id, {})
             for key in _ANTHROPIC_FIELDS:
@@ -223,7 +216,8 @@ class ClaudeCode:
 
 @register_agent("codex")
 class Codex:
-    """OpenAI's Codex CLI (`codex exec`), prompt on stdin."""
+    """OpenAI's Codex CLI (`codex exec`), prompt on stdin. Codex 0.171 ignores OPENAI_BASE_URL;
+    `--agent-opt base_url=URL` sets its `openai_base_url` instead."""
 
     name: str = "codex"
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY")
@@ -237,6 +231,7 @@ class Codex:
             "--dangerously-bypass-approvals-and-sandbox",
             "--cd",
             str(ctx.sandbox),
+            *_codex_base_url(ctx),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
             "-",
@@ -271,8 +266,10 @@ class GeminiCli:
         statistics, no update checks), the only place Gemini CLI reads them from."""
         settings = ctx.home / ".gemini" / "settings.json"
         if not settings.exists():
+            auth = {"auth": {"selectedType": ctx.options.get("auth", GEMINI_DEFAULT_AUTH)}}
             settings.parent.mkdir(parents=True, exist_ok=True)
-            settings.write_text(json.dumps(GEMINI_SETTINGS, indent=2) + "\n", encoding="utf-8")
+            content = json.dumps({**GEMINI_SETTINGS, "security": auth}, indent=2)
+            settings.write_text(content + "\n", encoding="utf-8")
         argv = [
             _executable(ctx, "gemini"),
             "--prompt",
@@ -343,6 +340,31 @@ _ANTHROPIC_FIELDS = (
     "cache_creation_input_tokens",
     "cache_read_input_tokens",
 )
+
+
+def _stream_event_type(event: Mapping[str, Any]) -> object:
+    stream = event.get("event")
+    return (
+        stream.get("type")
+        if event.get("type") == "stream_event" and isinstance(stream, dict)
+        else None
+    )
+
+
+def _claude_message_usage(event: Mapping[str, Any], last_started: str) -> tuple[str, object]:
+    """(API message id, usage) of one stream-json line, or ("", None) for other lines. A
+    message_delta without `api_message_id` (older CLIs) belongs to the last message started."""
+    message = event.get("message")
+    kind = _stream_event_type(event)
+    if event.get("type") == "assistant" and isinstance(message, dict):
+        return str(message.get("id") or ""), message.get("usage")
+    if kind == "message_start":
+        started = event["event"].get("message")
+        if isinstance(started, dict):
+            return str(started.get("id") or ""), started.get("usage")
+    if kind == "message_delta":
+        return str(event.get("api_message_id") or last_started), event["event"].get("usage")
+    return "", None
 
 
 def _claude_result_total(event: Mapping[str, Any]) -> TokenUsage | None:
@@ -448,6 +470,11 @@ def _executable(ctx: SessionContext, name: str) -> str:
             f"--agent-opt bin=/path/to/{name}"
         )
     return found
+
+
+def _codex_base_url(ctx: SessionContext) -> list[str]:
+    url = ctx.options.get("base_url")
+    return ["--config", f"openai_base_url={json.dumps(url)}"] if url else []
 
 
 def _model(ctx: SessionContext, flag: str) -> list[str]:

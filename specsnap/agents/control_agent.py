@@ -113,6 +113,9 @@ def patch_for(req_id: str, control: Path, original: set[str]) -> Path:
 def commit(message: str) -> str:
     """Commit everything; git's output (hooks included) is what the agent "hears"."""
     git("add", "-A")
+    # Fixed dates make a control's commits, and so its scorecard, the same on every run.
+    date = "2025-01-02T00:00:00+0000"
+    os.environ.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     output = git("commit", "-q", "-m", message, check=False)
     print(output, flush=True)
     return output

@@ -6,6 +6,7 @@ marker and edits it in place, so a pull request carries one SpecSnap comment per
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,7 +33,8 @@ class RenderContext:
 
 def comment_marker(key: str) -> str:
     """The hidden first line that identifies SpecSnap's sticky comment for `key`."""
-    safe = "".join(c for c in key if c.isalnum() or c in "-_./") or "default"
+    safe = "".join(c for c in key if c.isalnum() or c in "-_./")
+    safe = re.sub("-{2,}", "-", safe) or "default"  # `--` would end the HTML comment
     return f"<!-- specsnap:comment:{safe} -->"
 
 

@@ -47,7 +47,8 @@ class ApiConfig:
     secondary_rate_wait: float = 60.0
     max_rate_limit_wait: float = 600.0
     timeout: int = 30
-    #: GitHub asks integrations to space writes (1 s) to avoid secondary rate limits.
+    #: GitHub asks integrations to space requests, writes by 1 s, to avoid secondary rate limits.
+    seconds_between_requests: float = 0.25
     seconds_between_writes: float = 1.0
 
 
@@ -74,6 +75,7 @@ def connect(config: ApiConfig) -> Github:
         auth=Auth.Token(config.token),
         retry=retry,
         timeout=config.timeout,
+        seconds_between_requests=config.seconds_between_requests,
         seconds_between_writes=config.seconds_between_writes,
     )
 

@@ -7,6 +7,7 @@ import hashlib
 import json
 import os
 import secrets
+import signal
 import shutil
 import subprocess
 import tempfile
@@ -63,17 +64,17 @@ class Supervisor:
             self.head_at_arm = rev_parse(self.run.sandbox)
             self.watcher.arm()
 
-    def _freeze(self, reason: str) -> None:
+    def _freeze(self, reason: str) -> int | None:
         with self._lock:
             if self.reason is not None:
-                return
+                return None
             self.reason = reason
-        if self.marks is not None:
-            freeze(self.marks)
+        frozen = freeze(self.marks) if self.marks is not None else None
         self.stopped.set()
+        return frozen
 
-    def _on_fire(self, firing: Firing) -> None:
-        self._freeze("source-edit")
+    def _on_fire(self, firing: Firing) -> int | None:
+        return self._freeze("source-edit")
 
     def _on_ref_change(self) -> None:
         head = rev_parse(self.run.sandbox)
@@ -247,19 +248,12 @@ def _environment(
 
 
 def _exit_info(code: int, reason: str | None, timed_out: bool) -> dict[str, Any]:
-    signal_name = None
-    if code < 0:
-        import signal
-
-        signal_name = signal.Signals(-code).name
-    if reason is not None:
-        status = "cutoff"
-    elif timed_out:
-        status = "timeout"
-    elif code == 0:
-        status = "completed"
-    else:
-        status = "crashed"
+    """How the session ended. When SpecSnap ended it (cutoff, time limit), the agent's exit
+    code only tells which of SpecSnap's signals landed first, so it is not recorded."""
+    if reason is not None or timed_out:
+        return {"status": "cutoff" if reason else "timeout", "code": None, "signal": None}
+    signal_name = signal.Signals(-code).name if code < 0 else None
+    status = "completed" if code == 0 else "crashed"
     return {"status": status, "code": code, "signal": signal_name}
 
 

@@ -57,14 +57,17 @@ def sha256_file(path: Path) -> str | None:
 
 
 class CutoffWatcher:
-    """Watches `root`; once armed, calls `on_fire` on the first source edit (exactly once)."""
+    """Watches `root`; once armed, calls `on_fire` on the first source edit (exactly once).
+
+    `on_fire` returns the time.monotonic_ns() at which the agent was frozen, when it froze it.
+    """
 
     def __init__(
         self,
         root: Path,
         watch: tuple[str, ...],
         ignore: tuple[str, ...],
-        on_fire: Callable[[Firing], None],
+        on_fire: Callable[[Firing], int | None],
         on_ref_change: Callable[[], None] | None = None,
     ) -> None:
         self.root = root
@@ -212,8 +215,8 @@ class CutoffWatcher:
                 mtime = None
             firing = Firing(rel, change, before, after, detected, mtime)
             self.firing = firing
-            self.on_fire(firing)  # freezes the agent; nothing else happens before it returns
-            firing.frozen_ns = time.monotonic_ns()
+            frozen = self.on_fire(firing)  # freezes the agent before anything else happens
+            firing.frozen_ns = frozen or time.monotonic_ns()
             firing.frozen_wall_ns = time.time_ns()
             firing.written_between = sorted({t for t in touched if t != rel})
             return

@@ -68,11 +68,16 @@ def _signal(pids: set[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-def freeze(marks: SessionMarks) -> None:
-    """SIGSTOP the whole session: the group at once, then any process that left the group."""
+def freeze(marks: SessionMarks) -> int:
+    """SIGSTOP the whole session: the group at once, then any process that left the group.
+
+    Returns time.monotonic_ns() right after the group was stopped.
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(marks.pgid, signal.SIGSTOP)
+    frozen = time.monotonic_ns()
     _signal(session_pids(marks), signal.SIGSTOP)
+    return frozen
 
 
 def terminate(marks: SessionMarks, grace_s: float = 2.0) -> int:

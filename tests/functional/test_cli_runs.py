@@ -1,0 +1,101 @@
+"""`specsnap` end to end on the fixture tier: runs, step order, determinism, verify, validate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from specsnap.prompts import CONTINUATION_PROMPT
+from tests.conftest import FIXTURE_TIERS
+from tests.functional.cli import card, specsnap, without_timings
+
+
+def test_notetaker_amnesiac_noop(tmp_path: Path) -> None:
+    results = {}
+    for agent in ("notetaker", "amnesiac", "noop"):
+        out = tmp_path / agent
+        proc = specsnap("run", "--tier", "90", "--agent", agent, "--seed", "3", "--out", str(out),
+                        tiers=FIXTURE_TIERS)  # fmt: skip
+        assert proc.returncode == (0 if agent == "notetaker" else 1), proc.stderr
+        results[agent] = card(out)
+    note = results["notetaker"]
+    assert note["scores"]["net_retention"] == 1.0
+    assert note["sessions"][0]["cutoff"]["fired"] and note["sessions"][0]["exit"]["status"] == "cutoff"
+    assert not note["sessions"][1]["cutoff"]["armed"]
+    assert results["amnesiac"]["scores"]["raw_retention"] < 1.0
+    assert results["noop"]["scores"]["raw_retention"] == 0.0
+    assert results["noop"]["sessions"][0]["cutoff"] == {
+        "armed": True, "fired": False, "reason": None, "file": None, "latency_ms": None}  # fmt: skip
+    prompt2 = (tmp_path / "notetaker" / "sessions" / "2" / "prompt.md").read_bytes()
+    assert prompt2 == CONTINUATION_PROMPT.encode()
+
+
+def test_same_seed_and_agent_give_the_same_scorecard(tmp_path: Path) -> None:
+    cards = []
+    for name in ("a", "b"):
+        out = tmp_path / name
+        specsnap("run", "--tier", "90", "--agent", "amnesiac", "--seed", "11", "--out", str(out),
+                 tiers=FIXTURE_TIERS)  # fmt: skip
+        cards.append(without_timings(card(out)))
+    assert cards[0] == cards[1]
+    assert cards[0]["receipt"]["head_commit"] is not None
+
+
+def test_steps_refuse_to_run_out_of_order(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert specsnap("prepare", "--tier", "90", "--agent", "noop", "--out", str(out),
+                    tiers=FIXTURE_TIERS).returncode == 0  # fmt: skip
+    again = specsnap("prepare", "--tier", "90", "--agent", "noop", "--out", str(out),
+                     tiers=FIXTURE_TIERS)  # fmt: skip
+    assert again.returncode == 0, "preparing the same run twice is a no-op"
+    other = specsnap("prepare", "--tier", "90", "--agent", "amnesiac", "--out", str(out),
+                     tiers=FIXTURE_TIERS)  # fmt: skip
+    assert other.returncode == 2 and "different run" in other.stderr
+    early = specsnap("session", str(out), "2", tiers=FIXTURE_TIERS)
+    assert early.returncode == 2 and "run session 1 first" in early.stderr
+    ungraded = specsnap("grade", str(out), tiers=FIXTURE_TIERS)
+    assert ungraded.returncode == 2 and "session 1 has not run" in ungraded.stderr
+    assert specsnap("session", str(out), "1", tiers=FIXTURE_TIERS).returncode == 0
+    twice = specsnap("session", str(out), "1", tiers=FIXTURE_TIERS)
+    assert twice.returncode == 2 and "already ran" in twice.stderr
+    assert specsnap("session", str(out), "2", tiers=FIXTURE_TIERS).returncode == 0
+    assert specsnap("grade", str(out), tiers=FIXTURE_TIERS).returncode == 1  # noop fails
+
+
+def test_baseline_commit_is_deterministic_and_sandbox_is_clean(tmp_path: Path) -> None:
+    heads = []
+    for seed in ("1", "1", "2"):
+        out = tmp_path / f"run{len(heads)}"
+        specsnap("prepare", "--tier", "90", "--agent", "noop", "--seed", seed, "--out", str(out),
+                 tiers=FIXTURE_TIERS)  # fmt: skip
+        heads.append(json.loads((out / "run.json").read_text())["baseline_commit"])
+        git_dir = out / "sandbox" / ".git"
+        assert not (git_dir / "logs").exists() and not list((git_dir / "refs" / "tags").iterdir())
+        assert not (out / "sandbox" / "grader").exists()
+        assert not list((out / "sandbox").rglob("test_unit_1.py"))
+    assert heads[0] == heads[1]
+
+
+def test_verify_accepts_the_receipt_and_catches_tampering(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    specsnap("run", "--tier", "90", "--agent", "notetaker", "--out", str(out), tiers=FIXTURE_TIERS)
+    ok = specsnap("verify", str(out / "scorecard.json"), "--run", str(out), tiers=FIXTURE_TIERS)
+    assert ok.returncode == 0, ok.stdout
+    assert "regrade.scores: identical bytes" in ok.stdout
+    data = card(out)
+    data["scores"]["raw_retention"] = 0.99
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(data))
+    bad = specsnap("verify", str(forged), "--run", str(out), tiers=FIXTURE_TIERS)
+    assert bad.returncode == 1
+    assert "FAIL scorecard_sha256" in bad.stdout and "FAIL regrade.scores" in bad.stdout
+
+
+def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
+    proc = specsnap("tiers", "validate", "tier-90", tiers=FIXTURE_TIERS)
+    assert proc.returncode == 0, proc.stdout
+    assert "tier-90: 6 checks, valid" in proc.stdout
+    unknown = specsnap("run", "--tier", "90", "--agent", "nobody", "--out", str(tmp_path / "x"),
+                       tiers=FIXTURE_TIERS)  # fmt: skip
+    assert unknown.returncode == 2 and "known agents:" in unknown.stderr
+    assert "Traceback" not in unknown.stderr

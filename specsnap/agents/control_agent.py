@@ -44,12 +44,14 @@ def sections(patch_text: str) -> list[tuple[str, str]]:
     return found
 
 
-def _apply_copy(rel: str, section: str, *flags: str) -> bytes | None:
-    """Apply one file's section to a scratch copy of the file; its new content, or None."""
+def _apply_copy(rel: str, section: str, *flags: str, base: bytes | None = None) -> bytes | None:
+    """Apply one file's section to a scratch copy of the file (or of `base`); the new content."""
     with tempfile.TemporaryDirectory() as tmp:
         target = Path(tmp) / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        if Path(rel).exists():
+        if base is not None:
+            target.write_bytes(base)
+        elif Path(rel).exists():
             target.write_bytes(Path(rel).read_bytes())
         # The ceiling keeps git from finding a repository above the scratch directory.
         env = dict(os.environ, GIT_CEILING_DIRECTORIES=str(Path(tmp).parent))
@@ -65,9 +67,39 @@ def _apply_copy(rel: str, section: str, *flags: str) -> bytes | None:
         return target.read_bytes() if target.exists() else b""
 
 
-def patched_content(rel: str, section: str) -> bytes | None:
-    """What `rel` holds once its section of a patch is applied to the current file."""
-    return _apply_copy(rel, section)
+def patched_content(rel: str, section: str, control: Path) -> bytes | None:
+    """What `rel` holds once its section of a patch is applied to the current file.
+
+    Patches are written against the starter; when other requirements already changed the lines
+    around a hunk, the section is applied to the starter's file and merged three ways.
+    """
+    direct = _apply_copy(rel, section)
+    if direct is not None or not Path(rel).exists():
+        return direct
+    base = _starter_content(rel, control)
+    theirs = _apply_copy(rel, section, base=base)
+    if base is None or theirs is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        paths = [Path(tmp) / name for name in ("ours", "base", "theirs")]
+        for path, data in zip(paths, (Path(rel).read_bytes(), base, theirs), strict=True):
+            path.write_bytes(data)
+        proc = subprocess.run(["git", "merge-file", "-p", *map(str, paths)], capture_output=True)
+        return proc.stdout if proc.returncode == 0 else None
+
+
+def _starter_content(rel: str, control: Path) -> bytes | None:
+    """The file as the sprint's patches expect it: the baseline commit (plus BASELINE.patch)."""
+    root = git("rev-list", "--max-parents=0", "HEAD").split()[0]
+    proc = subprocess.run(["git", "show", f"{root}:{rel}"], capture_output=True)
+    if proc.returncode != 0:
+        return None
+    baseline = control / "solution" / "BASELINE.patch"
+    if baseline.exists():
+        for path, section in sections(baseline.read_text()):
+            if path == rel:
+                return _apply_copy(rel, section, base=proc.stdout)
+    return proc.stdout
 
 
 def already_applied(rel: str, section: str) -> bool:
@@ -76,10 +108,11 @@ def already_applied(rel: str, section: str) -> bool:
 
 def apply_requirement(patch: Path) -> None:
     """Write every file of the requirement's patch that is not yet written, in place."""
+    control = patch.parent.parent
     for rel, section in sections(patch.read_text()):
         if already_applied(rel, section):
             continue
-        content = patched_content(rel, section)
+        content = patched_content(rel, section, control)
         if content is None:
             raise SystemExit(f"cannot apply {patch.name} to {rel}")
         if "+++ /dev/null" in section:

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Install SpecSnap with its development tools into .venv, then run every check:
+# ruff (lint + format), mypy, import-linter (the core's own boundaries), and pytest.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+python3 -m venv .venv
+.venv/bin/python -m pip install --quiet --upgrade pip
+.venv/bin/python -m pip install --quiet -e '.[dev]'
+.venv/bin/ruff check specsnap entrypoint tests
+.venv/bin/ruff format --check specsnap entrypoint tests
+.venv/bin/mypy
+.venv/bin/lint-imports
+.venv/bin/python -m pytest "$@"

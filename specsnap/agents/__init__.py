@@ -1,0 +1,1 @@
+"""Agent adapters: the registry (base), the CLI adapters, `command`, and the controls."""

@@ -1,0 +1,55 @@
+"""Every shipped tier is sound and separates the control agents (SPEC §4; issues 2 and 4)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from specsnap.tiers import list_tiers, load_tier
+from tests.functional.cli import card, specsnap
+
+TIERS = list_tiers()
+pytestmark = pytest.mark.slow
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_tier_validates(tier: str) -> None:
+    proc = specsnap("tiers", "validate", tier, timeout=600)
+    assert proc.returncode == 0, proc.stdout
+    assert f"{tier}:" in proc.stdout and "valid" in proc.stdout.splitlines()[-1]
+
+
+@pytest.mark.parametrize("tier", TIERS)
+def test_notetaker_keeps_everything_and_amnesiac_loses_it(tier: str, tmp_path: Path) -> None:
+    sessions = load_tier(tier).sessions
+    note = tmp_path / "notetaker"
+    proc = specsnap("run", "--tier", tier, "--agent", "notetaker", "--seed", "5", "--out", str(note))
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    noted = card(note)
+    assert noted["scores"]["net_retention"] == 1.0
+    fired = [s["cutoff"]["fired"] for s in noted["sessions"]]
+    assert fired == [True] * (sessions - 1) + [False]
+    assert [s["cutoff"]["reason"] for s in noted["sessions"][:-1]] == ["source-edit"] * (sessions - 1)
+
+    amnesiac = tmp_path / "amnesiac"
+    specsnap("run", "--tier", tier, "--agent", "amnesiac", "--seed", "5", "--out", str(amnesiac))
+    forgot = card(amnesiac)
+    limit = 0.25 if tier != "tier-1" else 0.5
+    assert forgot["scores"]["raw_retention"] <= limit < noted["scores"]["raw_retention"]
+
+    noop = tmp_path / "noop"
+    specsnap("run", "--tier", tier, "--agent", "noop", "--seed", "5", "--out", str(noop))
+    assert card(noop)["scores"]["raw_retention"] == 0.0
+
+
+@pytest.mark.parametrize("tier", [t for t in TIERS if load_tier(t).amendments])
+def test_following_only_the_original_sprint_loses_every_amended_requirement(
+    tier: str, tmp_path: Path
+) -> None:
+    amended = {i for a in load_tier(tier).amendments for i in a.amends}
+    out = tmp_path / "original"
+    specsnap("run", "--tier", tier, "--agent", "notetaker", "--agent-opt", "contract=original",
+             "--out", str(out))  # fmt: skip
+    results = {r["id"]: r["passed"] for r in card(out)["requirements"]}
+    assert {i for i, ok in results.items() if not ok} == amended

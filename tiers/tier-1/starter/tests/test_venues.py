@@ -1,0 +1,28 @@
+import pytest
+
+from events import InvalidSeatLabelError, SeatRef, UnknownSeatError, parse_seat_label
+
+
+def test_capacity_counts_all_sections(arena):
+    assert arena.section("FLR").capacity == 30
+    assert arena.capacity == 46
+    assert arena.accessible_capacity == 2
+
+
+def test_parse_seat_label_normalises_spelling():
+    ref = parse_seat_label(" flr-b-12 ")
+    assert ref == SeatRef("FLR", "B", 12)
+    assert ref.label == "FLR-B-12"
+
+
+@pytest.mark.parametrize("label", ["", "FLR12", "FLR-B-0", "FLR-1-2", "FLR-B-12-1"])
+def test_parse_seat_label_rejects_malformed_labels(label):
+    with pytest.raises(InvalidSeatLabelError):
+        parse_seat_label(label)
+
+
+def test_canonical_seat_rejects_seats_outside_the_venue(arena):
+    assert arena.canonical_seat("bal-b-8") == "BAL-B-8"
+    for label in ("FLR-D-1", "FLR-A-11", "BOX-A-1"):
+        with pytest.raises(UnknownSeatError):
+            arena.canonical_seat(label)

@@ -87,7 +87,9 @@ def isolation_problems(run_as: RunAs, secrets: list[Path]) -> list[str]:
     """Why the agent's account is not isolated from what it must not see; empty when it is."""
     if run_as.is_self:
         return ["the agent ran as SpecSnap's own user, so nothing was hidden from it"]
-    return [f"the agent's account can read {p}" for p in secrets if p.exists() and can_read(p, run_as)]
+    return [
+        f"the agent's account can read {p}" for p in secrets if p.exists() and can_read(p, run_as)
+    ]
 
 
 def python_for(run_as: RunAs) -> str:

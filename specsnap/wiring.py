@@ -144,7 +144,9 @@ def static_violations(wiring: Wiring, root: Path) -> list[Violation]:
             details = graph.get_import_details(importer=importer, imported=imported)
             for line in sorted({d["line_number"] for d in details}) or [0]:
                 found.append(
-                    Violation(importer, imported, _module_file(root, importer), line, rule, "static")
+                    Violation(
+                        importer, imported, _module_file(root, importer), line, rule, "static"
+                    )
                 )
     return found
 

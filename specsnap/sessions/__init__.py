@@ -7,8 +7,8 @@ import hashlib
 import json
 import os
 import secrets
-import signal
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading

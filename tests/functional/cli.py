@@ -12,11 +12,15 @@ from typing import Any
 SPECSNAP = [sys.executable, "-m", "specsnap"]
 
 
-def specsnap(*args: str, tiers: Path | None = None, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+def specsnap(
+    *args: str, tiers: Path | None = None, timeout: float = 300
+) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ)
     if tiers is not None:
         env["SPECSNAP_TIERS_DIR"] = str(tiers)
-    return subprocess.run([*SPECSNAP, *args], capture_output=True, text=True, env=env, timeout=timeout)
+    return subprocess.run(
+        [*SPECSNAP, *args], capture_output=True, text=True, env=env, timeout=timeout
+    )
 
 
 def card(run_dir: Path) -> dict[str, Any]:

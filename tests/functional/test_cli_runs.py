@@ -20,7 +20,9 @@ def test_notetaker_amnesiac_noop(tmp_path: Path) -> None:
         results[agent] = card(out)
     note = results["notetaker"]
     assert note["scores"]["net_retention"] == 1.0
-    assert note["sessions"][0]["cutoff"]["fired"] and note["sessions"][0]["exit"]["status"] == "cutoff"
+    assert (
+        note["sessions"][0]["cutoff"]["fired"] and note["sessions"][0]["exit"]["status"] == "cutoff"
+    )
     assert not note["sessions"][1]["cutoff"]["armed"]
     assert results["amnesiac"]["scores"]["raw_retention"] < 1.0
     assert results["noop"]["scores"]["raw_retention"] == 0.0

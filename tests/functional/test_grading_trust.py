@@ -31,8 +31,11 @@ def test_reference_scores_full_and_starter_scores_zero_with_gate(tier90: Tier, t
 def test_only_head_counts_not_the_working_tree(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r")
     (repo / "units" / "convert.py").write_text(
-        (repo / "units" / "convert.py").read_text().replace('"kg": 1000.0}', '"kg": 1000.0, '
-        '"lb": 453.59237, "oz": 453.59237 / 16}')  # fmt: skip
+        (repo / "units" / "convert.py")
+        .read_text()
+        .replace(
+            '"kg": 1000.0}', '"kg": 1000.0, "lb": 453.59237, "oz": 453.59237 / 16}'
+        )  # fmt: skip
     )
     _, s = scores(tier90, repo)
     assert s.raw_retention == 0.0
@@ -84,7 +87,9 @@ def test_private_module_import_is_a_violation(tier90: Tier, tmp_path: Path):
     lines.write_text("from units._table import SYMBOLS\n" + lines.read_text())
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    assert [v["rule"] for v in grade.gate["wiring_violations"]] == ["units._table is private to units"]
+    assert [v["rule"] for v in grade.gate["wiring_violations"]] == [
+        "units._table is private to units"
+    ]
 
 
 def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
@@ -121,7 +126,7 @@ def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
 
 # --- the agent tries to fake its score --------------------------------------------------------
 
-FAKE_PASS_CONFTEST = '''
+FAKE_PASS_CONFTEST = """
 import pytest
 
 @pytest.hookimpl(hookwrapper=True)
@@ -129,7 +134,7 @@ def pytest_runtest_makereport(item, call):
     outcome = yield
     report = outcome.get_result()
     report.outcome = "passed"
-'''
+"""
 
 
 def _assert_cannot_raise(tier: Tier, repo: Path) -> None:

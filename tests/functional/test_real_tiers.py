@@ -24,13 +24,17 @@ def test_tier_validates(tier: str) -> None:
 def test_notetaker_keeps_everything_and_amnesiac_loses_it(tier: str, tmp_path: Path) -> None:
     sessions = load_tier(tier).sessions
     note = tmp_path / "notetaker"
-    proc = specsnap("run", "--tier", tier, "--agent", "notetaker", "--seed", "5", "--out", str(note))
+    proc = specsnap(
+        "run", "--tier", tier, "--agent", "notetaker", "--seed", "5", "--out", str(note)
+    )
     assert proc.returncode == 0, proc.stderr + proc.stdout
     noted = card(note)
     assert noted["scores"]["net_retention"] == 1.0
     fired = [s["cutoff"]["fired"] for s in noted["sessions"]]
     assert fired == [True] * (sessions - 1) + [False]
-    assert [s["cutoff"]["reason"] for s in noted["sessions"][:-1]] == ["source-edit"] * (sessions - 1)
+    assert [s["cutoff"]["reason"] for s in noted["sessions"][:-1]] == ["source-edit"] * (
+        sessions - 1
+    )
 
     amnesiac = tmp_path / "amnesiac"
     specsnap("run", "--tier", tier, "--agent", "amnesiac", "--seed", "5", "--out", str(amnesiac))

@@ -19,7 +19,7 @@ def independent_digest(root: Path) -> str:
             target = os.readlink(path).encode()
             return hashlib.sha256(b"file\x00120000\x00" + hashlib.sha256(target).digest()).digest()
         if path.is_dir():
-            names = sorted((n.encode() for n in os.listdir(path) if n != ".git"))
+            names = sorted(n.encode() for n in os.listdir(path) if n != ".git")
             body = b"".join(name + b"\x00" + node(path / name.decode()) for name in names)
             return hashlib.sha256(b"tree\x00" + body).digest()
         mode = b"100755" if os.stat(path).st_mode & 0o100 else b"100644"

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Print SpecSnap's performance figures: grading overhead and cutoff latency.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+py=.venv/bin/python
+[ -x "$py" ] || py=python3
+"$py" benchmarks/grade_overhead.py "$@"
+"$py" benchmarks/cutoff_latency.py

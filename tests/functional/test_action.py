@@ -1,0 +1,430 @@
+"""The Action's entrypoint run as the runner runs it, against the loopback GitHub API.
+
+Each test starts `python entrypoint/__main__.py` in a subprocess with the environment a Docker
+container action gets: every input as `INPUT_*` (action.yml defaults filled in), `GITHUB_*`
+variables, an event payload file, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files. The
+entrypoint talks to the loopback server through the real PyGithub, with production retry and
+pacing settings.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from specsnap.publish.limits import COMMENT_MAX, github_length
+from tests.support.github_server import GitHubServer
+from tests.support.scorecards import many_violations, write_fixture
+
+ROOT = Path(__file__).resolve().parents[2]
+REPO, HEAD, MERGE = "octo/agent", "a" * 40, "9" * 40
+TOKEN = "ghs_rw"
+MARKER = "<!-- specsnap:comment:default -->"
+
+
+@dataclass
+class ActionRun:
+    code: int
+    stdout: str
+    stderr: str
+    outputs: dict[str, str]
+    summary: str
+
+
+@pytest.fixture
+def github() -> Iterator[GitHubServer]:
+    with GitHubServer(prefix="/api/v3", lifetime=120) as gh:  # GitHub Enterprise-style base URL
+        gh.add_repo(REPO)
+        gh.add_token(TOKEN, write=True)
+        gh.add_token("ghs_ro", write=False)
+        gh.add_pull(REPO, 12, HEAD)
+        yield gh
+
+
+def action_defaults() -> dict[str, str]:
+    inputs = yaml.safe_load((ROOT / "action.yml").read_text())["inputs"]
+    return {name: str(spec.get("default", "")) for name, spec in inputs.items()}
+
+
+def pull_request_event(head_repo: str = REPO) -> dict[str, Any]:
+    return {
+        "action": "synchronize",
+        "number": 12,
+        "pull_request": {
+            "number": 12,
+            "head": {"sha": HEAD, "ref": "feature", "repo": {"full_name": head_repo}},
+            "base": {"sha": "b" * 40, "ref": "main", "repo": {"full_name": REPO}},
+        },
+        "repository": {"full_name": REPO},
+    }
+
+
+def run_action(
+    workspace: Path,
+    github: GitHubServer,
+    *,
+    event_name: str = "pull_request",
+    event: dict[str, Any] | None = None,
+    token: str = TOKEN,
+    timeout: float = 120,
+    **inputs: str,
+) -> ActionRun:
+    workspace.mkdir(parents=True, exist_ok=True)
+    files = workspace.parent / f"runner-{len(list(workspace.parent.glob('runner-*')))}"
+    files.mkdir()
+    (files / "event.json").write_text(json.dumps(event or pull_request_event()))
+    values = action_defaults() | inputs
+    values["github_token"] = values["github_token"].replace("${{ github.token }}", token)
+    env = {
+        "PATH": os.environ["PATH"],
+        "HOME": str(files),
+        "GITHUB_ACTIONS": "true",
+        "GITHUB_WORKSPACE": str(workspace),
+        "GITHUB_REPOSITORY": REPO,
+        "GITHUB_SHA": MERGE,
+        "GITHUB_EVENT_NAME": event_name,
+        "GITHUB_EVENT_PATH": str(files / "event.json"),
+        "GITHUB_OUTPUT": str(files / "output"),
+        "GITHUB_STEP_SUMMARY": str(files / "summary"),
+        "GITHUB_SERVER_URL": "https://github.example",
+        "GITHUB_API_URL": github.api_url,
+        "GITHUB_RUN_ID": "4242",
+        **{f"INPUT_{name.upper()}": value for name, value in values.items()},
+    }
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint" / "__main__.py")],
+        cwd=workspace,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+    output = files / "output"
+    summary = files / "summary"
+    return ActionRun(
+        done.returncode,
+        done.stdout,
+        done.stderr,
+        parse_outputs(output.read_text() if output.exists() else ""),
+        summary.read_text() if summary.exists() else "",
+    )
+
+
+def parse_outputs(text: str) -> dict[str, str]:
+    outputs: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        heredoc = re.fullmatch(r"([a-z_]+)<<(\S+)", line)
+        if heredoc:
+            name, delimiter = heredoc.groups()
+            value: list[str] = []
+            for part in lines:
+                if part == delimiter:
+                    break
+                value.append(part)
+            outputs[name] = "\n".join(value)
+        else:
+            name, _, value_text = line.partition("=")
+            outputs[name] = value_text
+    return outputs
+
+
+def ours(github: GitHubServer) -> list[dict[str, Any]]:
+    return [c for c in github.repos[REPO].comments.values() if MARKER in c["body"]]
+
+
+def test_the_pr_comment_is_created_once_then_edited(tmp_path: Path, github: GitHubServer) -> None:
+    workspace = tmp_path / "ws"
+    write_fixture(workspace / "runs" / "t2", "tier-2-seed-7")
+    first = run_action(workspace, github, step="publish", scorecards="runs/*/scorecard.json")
+    assert first.code == 1, first.stdout + first.stderr  # ran, and the scorecard did not pass
+    assert first.outputs["pass"] == "false" and first.outputs["net_retention"] == "0.0000"
+    assert first.outputs["raw_retention"] == "0.7500" and first.outputs["published"] == "true"
+    second = run_action(workspace, github, step="publish", scorecards="runs/*/scorecard.json")
+    assert second.code == 1
+    (comment,) = ours(github)
+    assert second.outputs["comment_url"] == first.outputs["comment_url"] == comment["html_url"]
+    assert comment["updated_at"] >= comment["created_at"]
+    assert len(github.calls("POST", r"/issues/12/comments$")) == 1
+    assert len(github.calls("PATCH", r"/issues/comments/\d+$")) == 1
+    assert "| tier-2, seed 7 | 0.0% | 75.0% |" in comment["body"]
+    assert "[workflow run](https://github.example/octo/agent/actions/runs/4242)" in comment["body"]
+    assert "| tier-2, seed 7 | 0.0% | 75.0% |" in first.summary
+    badge = json.loads(Path(first.outputs["badge_path"]).read_text())
+    assert badge["schemaVersion"] == 1 and badge["color"] == "red"
+    assert Path(first.outputs["badge_path"]).with_suffix(".svg").read_text().startswith("<svg")
+
+
+def test_the_check_run_carries_conclusion_and_annotations(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-2-seed-7")
+    result = run_action(workspace, github, step="publish", scorecards=str(path))
+    assert result.code == 1
+    (run_id, run), = github.repos[REPO].check_runs.items()  # fmt: skip
+    assert run["name"] == "SpecSnap (tier-2, seed 7)" and run["head_sha"] == HEAD
+    assert run["status"] == "completed" and run["conclusion"] == "failure"
+    assert run["details_url"] == "https://github.example/octo/agent/actions/runs/4242"
+    assert result.outputs["check_run_url"] == run["html_url"]
+    annotations = github.repos[REPO].annotations[run_id]
+    where = {(a["path"], a["start_line"], a["annotation_level"]) for a in annotations}
+    assert {
+        ("shipping/rates.py", 42, "failure"),
+        ("catalog/products.py", 7, "failure"),
+        ("wiring.yaml", 1, "failure"),
+        ("tests/test_shipping.py", 1, "failure"),
+        ("tests/test_orders.py", 1, "failure"),
+        ("shipping/__init__.py", 1, "warning"),
+        ("orders/__init__.py", 1, "warning"),
+    } == where
+    assert "specsnap:snapshot" in run["output"]["summary"]
+
+
+def test_a_fork_pull_request_degrades_to_the_summary_and_never_fails(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-1-seed-3")
+    result = run_action(
+        workspace,
+        github,
+        step="publish",
+        scorecards=str(path),
+        event=pull_request_event(head_repo="fork/agent"),
+        token="ghs_ro",
+    )
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.outputs["published"] == "false" and result.outputs["pass"] == "true"
+    assert "::warning title=SpecSnap%3A published to the job summary only::" in result.stdout
+    assert "workflow_run" in result.summary and "| tier-1, seed 3 | 100.0%" in result.summary
+    assert [r for r in github.requests if r.method != "GET"] == []
+
+
+def test_a_token_github_refuses_degrades_too(tmp_path: Path, github: GitHubServer) -> None:
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-2-seed-7")
+    result = run_action(
+        workspace, github, step="publish", scorecards=str(path), token="ghs_ro", fail_on="never"
+    )
+    assert result.code == 0
+    assert "Resource not accessible by integration" in result.stdout
+    assert result.stdout.count("::error title=Module boundary violated::") == 2
+    assert result.stdout.count("::error title=Protected file::") == 2
+
+
+def test_server_errors_and_rate_limits_are_retried(tmp_path: Path, github: GitHubServer) -> None:
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-1-seed-3")
+    github.fail("GET", r"/repos/octo/agent$", "502")
+    github.fail("POST", r"/check-runs$", "500")
+    github.fail("GET", r"/issues/12/comments$", "primary_rate_limit")
+    github.fail("POST", r"/issues/12/comments$", "429")
+    github.fail("GET", r"/commits$", "secondary_rate_limit")
+    result = run_action(workspace, github, step="publish", scorecards=str(path))
+    assert result.code == 0, result.stdout + result.stderr
+    assert result.outputs["published"] == "true"
+    assert len(github.repos[REPO].check_runs) == 1 and len(ours(github)) == 1
+    failed = [r.status for r in github.requests if r.status >= 400]
+    assert sorted(failed) == [403, 403, 429, 500, 502]
+    assert "Retrying after 1 seconds" in result.stderr  # PyGithub's retry log reaches the job log
+
+
+def test_an_oversize_comment_is_truncated_visibly(tmp_path: Path, github: GitHubServer) -> None:
+    workspace = tmp_path / "ws"
+    for seed in range(20):
+        write_fixture(workspace / "runs" / f"s{seed:02d}", "tier-2-seed-7", many_violations(400))
+    result = run_action(
+        workspace, github, step="publish", scorecards="runs/*/scorecard.json", check_run="false"
+    )
+    assert result.code == 1, result.stdout + result.stderr
+    (comment,) = ours(github)  # the server answers 422 to a body over 65536 characters
+    assert github_length(comment["body"]) <= COMMENT_MAX
+    assert "Truncated: details of" in comment["body"]
+    assert comment["body"].count("| tier-2, seed 7 |") == 20
+
+
+def test_an_oversize_check_run_is_truncated_visibly(tmp_path: Path, github: GitHubServer) -> None:
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-2-seed-7", many_violations(600))
+    path.with_suffix(".md").write_text("| finding |\n|---|\n" + "| x" * 40000 + "\n")
+    result = run_action(workspace, github, step="publish", scorecards=str(path), comment_mode="off")
+    assert result.code == 1, result.stdout + result.stderr
+    (run,) = github.repos[REPO].check_runs.values()
+    assert "105 of 605 annotations were left out" in run["output"]["summary"]
+    assert len(github.repos[REPO].annotations[run["id"]]) == 500  # 10 requests of 50
+    assert "Truncated to GitHub's 65,535-character limit" in run["output"]["text"]
+    assert ours(github) == []
+
+
+def test_push_to_main_then_a_pull_request_shows_the_delta(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    base_ws, pr_ws = tmp_path / "base", tmp_path / "pr"
+    base_path = write_fixture(base_ws / "run", "tier-2-seed-7-base")
+    github.add_commit(REPO, "main", "c" * 40)
+    pushed = run_action(
+        base_ws,
+        github,
+        step="publish",
+        scorecards=str(base_path),
+        event_name="push",
+        event={"after": "c" * 40, "ref": "refs/heads/main"},
+    )
+    assert pushed.code == 1 and pushed.outputs["comment_url"] == ""
+    # GITHUB_SHA is the pushed commit for a push event; the test env gives MERGE, so move it.
+    (run,) = github.repos[REPO].check_runs.values()
+    run["head_sha"] = "c" * 40
+    path = write_fixture(pr_ws / "run", "tier-2-seed-7")
+    result = run_action(pr_ws, github, step="publish", scorecards=str(path))
+    (comment,) = ours(github)
+    assert "0.0% (▼ 62.5) | 75.0% (▲ 12.5)" in comment["body"]
+    assert "against `main` at `ccccccc`" in comment["body"]
+    assert "Newly retained since the base: `SHIP-2`" in comment["body"]
+    assert result.code == 1
+
+
+def test_the_workflow_run_recipe_publishes_a_fork_pull_request(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    github.add_pull(REPO, 21, "e" * 40, fork="fork/agent")
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "artifact", "tier-1-seed-3")
+    event = {"workflow_run": {"head_sha": "e" * 40, "pull_requests": [], "event": "pull_request"}}
+    result = run_action(
+        workspace,
+        github,
+        step="publish",
+        scorecards=str(path),
+        event_name="workflow_run",
+        event=event,
+        pull_request="21",
+        commit="e" * 40,
+    )
+    assert result.code == 0, result.stdout + result.stderr
+    (comment,) = ours(github)
+    assert comment["_issue"] == 21
+    assert next(iter(github.repos[REPO].check_runs.values()))["head_sha"] == "e" * 40
+
+
+def test_bad_inputs_exit_2_with_every_problem_annotated(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    result = run_action(tmp_path / "ws", github, step="prepare", seed="x", fail_on="sometimes")
+    assert result.code == 2
+    errors = [line for line in result.stdout.splitlines() if line.startswith("::error")]
+    assert len(errors) == 4  # tier, agent, seed, fail_on
+    assert any("fail_on (INPUT_FAIL_ON)" in e and "not_passed, gate, never" in e for e in errors)
+    assert github.requests == []
+
+
+def test_a_missing_scorecard_is_bad_input(tmp_path: Path, github: GitHubServer) -> None:
+    result = run_action(tmp_path / "ws", github, step="publish", scorecards="nowhere/*.json")
+    assert result.code == 2 and "no scorecard matched nowhere/*.json" in result.stdout
+
+
+def test_an_api_that_cannot_serve_the_repository_is_an_infrastructure_failure(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    # (Retries running out end the same way; tests/unit/publish/test_github.py shows it.)
+    workspace = tmp_path / "ws"
+    path = write_fixture(workspace / "run", "tier-1-seed-3")
+    del github.repos[REPO]
+    result = run_action(workspace, github, step="publish", scorecards=str(path))
+    assert result.code == 3
+    assert "reading repository octo/agent: HTTP 404: Not Found" in result.stdout
+
+
+def test_the_bot_step_answers_a_command_and_says_what_to_run(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    github.repos[REPO].collaborators["dev"] = "write"
+    comment = github.add_comment(REPO, 12, "/specsnap run tier=2 seed=7", login="dev")
+    event = {
+        "action": "created",
+        "issue": {"number": 12, "pull_request": {"url": "x"}},
+        "comment": {"id": comment["id"], "body": comment["body"], "user": {"login": "dev"}},
+        "repository": {"full_name": REPO},
+    }
+    result = run_action(
+        tmp_path / "ws", github, step="bot", event_name="issue_comment", event=event
+    )
+    assert result.code == 0, result.stdout + result.stderr
+    expected = {"run": "true", "bot_outcome": "started", "tier": "tier-2", "seed": "7"}
+    assert {k: result.outputs[k] for k in expected} == expected
+    assert result.outputs["pull_request"] == "12" and result.outputs["commit"] == HEAD
+    assert [r["content"] for r in github.repos[REPO].reactions] == ["rocket"]
+    reply = list(github.repos[REPO].comments.values())[-1]
+    assert "(https://github.example/octo/agent/actions/runs/4242)" in reply["body"]
+
+
+def test_the_bot_step_ignores_other_comments(tmp_path: Path, github: GitHubServer) -> None:
+    event = {
+        "action": "created",
+        "issue": {"number": 12, "pull_request": {"url": "x"}},
+        "comment": {"id": 1, "body": "LGTM", "user": {"login": "dev"}},
+        "repository": {"full_name": REPO},
+    }
+    result = run_action(
+        tmp_path / "ws", github, step="bot", event_name="issue_comment", event=event
+    )
+    assert result.code == 0 and result.outputs["run"] == "false"
+    assert result.outputs["bot_outcome"] == "ignored"
+
+
+@pytest.mark.slow
+def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    common = {"tier": "2", "seed": "7", "agent": "notetaker"}
+    prepared = run_action(workspace, github, step="prepare", **common)
+    assert prepared.code == 0, prepared.stdout + prepared.stderr
+    assert prepared.outputs["sessions"] == "2"
+    run_dir = Path(prepared.outputs["run_dir"])
+    assert run_dir == workspace / ".specsnap" / "runs" / "tier-2-seed-7"
+    first = run_action(workspace, github, step="session", session="1", **common)
+    assert first.code == 0, first.stdout + first.stderr
+    assert first.outputs["cutoff_fired"] == "true" and first.outputs["session_status"] == "cutoff"
+    out_of_order = run_action(workspace, github, step="session", session="1", **common)
+    assert out_of_order.code == 2 and "already ran" in out_of_order.stdout
+    second = run_action(workspace, github, step="session", session="2", **common)
+    assert second.code == 0 and second.outputs["cutoff_fired"] == "false"
+    graded = run_action(workspace, github, step="grade", **common)
+    assert graded.code == 0, graded.stdout + graded.stderr
+    assert graded.outputs["pass"] == "true" and graded.outputs["net_retention"] == "1.0000"
+    assert "SpecSnap" in graded.summary
+    published = run_action(workspace, github, step="publish", **common)
+    assert published.code == 0, published.stdout + published.stderr
+    (comment,) = ours(github)
+    assert "| tier-2, seed 7 | 100.0% | 100.0% |" in comment["body"]
+    (run,) = github.repos[REPO].check_runs.values()
+    assert run["conclusion"] == "success"
+    assert run["output"]["text"] == (run_dir / "scorecard.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_all_step_runs_one_whole_tier(tmp_path: Path, github: GitHubServer) -> None:
+    result = run_action(
+        tmp_path / "ws", github, step="all", tier="tier-2", seed="3", agent="amnesiac",
+        agent_install="echo installing the agent > installed.txt",
+    )  # fmt: skip
+    assert result.code in (0, 1), result.stdout + result.stderr
+    assert (tmp_path / "ws" / "installed.txt").read_text() == "installing the agent\n"
+    assert "::group::Session 2" in result.stdout
+    scorecard = json.loads(Path(result.outputs["scorecard_path"]).read_text())
+    assert scorecard["agent"]["name"] == "amnesiac" and len(scorecard["sessions"]) == 2
+    assert result.outputs["pass"] == ("true" if scorecard["scores"]["pass"] else "false")
+    assert result.code == (0 if scorecard["scores"]["pass"] else 1)
+    assert len(ours(github)) == 1 and len(github.repos[REPO].check_runs) == 1

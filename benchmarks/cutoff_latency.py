@@ -105,12 +105,18 @@ def main() -> None:
             slips.append(result[1])
     latencies.sort()
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
-    print(f"cutoff latency over {len(latencies)} edits (write complete -> frozen), "
-          f"writer every {args.interval_ms:g} ms")  # fmt: skip
-    print(f"  median {statistics.median(latencies):.3f} ms   p99 {p99:.3f} ms   "
-          f"max {latencies[-1]:.3f} ms   (target: median <= 5 ms)")  # fmt: skip
-    print(f"  writes slipped through after the triggering one: total {sum(slips)}, "
-          f"max {max(slips)} per cutoff   (target: 0)")  # fmt: skip
+    print(
+        f"cutoff latency over {len(latencies)} edits (write complete -> frozen), "
+        f"writer every {args.interval_ms:g} ms"
+    )
+    print(
+        f"  median {statistics.median(latencies):.3f} ms   p99 {p99:.3f} ms   "
+        f"max {latencies[-1]:.3f} ms   (target: median <= 5 ms)"
+    )
+    print(
+        f"  writes slipped through after the triggering one: total {sum(slips)}, "
+        f"max {max(slips)} per cutoff   (target: 0)"
+    )
     if missing:
         print(f"  {missing} trial(s) gave no sample")
     print(f"  machine: {os.cpu_count()} cores")

@@ -43,16 +43,27 @@ def main() -> None:
         root = Path(tmp)
         root.chmod(0o711)
         run = root / "run"
-        subprocess.run([*specsnap, "run", "--tier", args.tier, "--agent", "notetaker",
-                        "--out", str(run)], check=True, capture_output=True)  # fmt: skip
+        subprocess.run(
+            [*specsnap, "run", "--tier", args.tier, "--agent", "notetaker", "--out", str(run)],
+            check=True,
+            capture_output=True,
+        )
         bare = root / "bare"
         bare.mkdir()
         export_commit(run / "sandbox", rev_parse(run / "sandbox") or "HEAD", bare)
         shutil.copytree(tier.grader, bare / "_hidden")
         hidden = [f"_hidden/{t}" for r in tier.requirements for t in r.tests]
         hidden += [f"_hidden/{t}" for t in tier.hidden_baseline]
-        pytest_argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                       *hidden, *tier.visible_tests]  # fmt: skip
+        pytest_argv = [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            *hidden,
+            *tier.visible_tests,
+        ]
         env = dict(os.environ, PYTHONPATH=str(bare))
         grade_times, bare_times = [], []
         for _ in range(args.repeat):

@@ -6,8 +6,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'
-.venv/bin/ruff check specsnap entrypoint tests
-.venv/bin/ruff format --check specsnap entrypoint tests
+.venv/bin/ruff check specsnap entrypoint tests benchmarks
+.venv/bin/ruff format --check specsnap entrypoint tests benchmarks
 .venv/bin/mypy
 .venv/bin/lint-imports
 .venv/bin/python -m pytest "$@"

@@ -49,9 +49,11 @@ class AppHandler:
         try:
             repo = get_repository(self._installation_client(int(installation)), event.repository)
             result = handle_comment(
-                repo, event, lambda cmd, pr, sha: self._dispatch(repo, cmd, pr, sha),
+                repo,
+                event,
+                lambda cmd, pr, sha: self._dispatch(repo, cmd, pr, sha),
                 self.config.prefix,
-            )  # fmt: skip
+            )
         except SpecSnapError as exc:
             return 500, f"could not handle the comment: {exc}"
         return (202 if result.outcome is Outcome.IGNORED else 200), result.outcome.value

@@ -123,9 +123,16 @@ def accept(
 Handler = Callable[[Delivery], tuple[int, str]]
 StartResponse = Callable[[str, list[tuple[str, str]]], Any]
 
-_REASONS = {200: "OK", 202: "Accepted", 400: "Bad Request", 401: "Unauthorized",
-            405: "Method Not Allowed", 409: "Conflict", 413: "Payload Too Large",
-            500: "Internal Server Error"}  # fmt: skip
+_REASONS = {
+    200: "OK",
+    202: "Accepted",
+    400: "Bad Request",
+    401: "Unauthorized",
+    405: "Method Not Allowed",
+    409: "Conflict",
+    413: "Payload Too Large",
+    500: "Internal Server Error",
+}
 
 
 def make_app(

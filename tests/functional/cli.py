@@ -31,8 +31,11 @@ def card(run_dir: Path) -> dict[str, Any]:
 def without_timings(value: Any) -> Any:
     """The scorecard minus timings (keys ending in _s or _ms) and its own digest."""
     if isinstance(value, dict):
-        return {k: without_timings(v) for k, v in value.items()
-                if not k.endswith(("_s", "_ms")) and k not in ("timings", "scorecard_sha256")}  # fmt: skip
+        return {
+            k: without_timings(v)
+            for k, v in value.items()
+            if not k.endswith(("_s", "_ms")) and k not in ("timings", "scorecard_sha256")
+        }
     if isinstance(value, list):
         return [without_timings(v) for v in value]
     return value

@@ -173,7 +173,7 @@ def test_the_check_run_carries_conclusion_and_annotations(
     path = write_fixture(workspace / "run", "tier-2-seed-7")
     result = run_action(workspace, github, step="publish", scorecards=str(path))
     assert result.code == 1
-    (run_id, run), = github.repos[REPO].check_runs.items()  # fmt: skip
+    ((run_id, run),) = github.repos[REPO].check_runs.items()
     assert run["name"] == "SpecSnap (tier-2, seed 7)" and run["head_sha"] == HEAD
     assert run["status"] == "completed" and run["conclusion"] == "failure"
     assert run["details_url"] == "https://github.example/octo/agent/actions/runs/4242"
@@ -417,9 +417,14 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
 @pytest.mark.slow
 def test_the_all_step_runs_one_whole_tier(tmp_path: Path, github: GitHubServer) -> None:
     result = run_action(
-        tmp_path / "ws", github, step="all", tier="tier-2", seed="3", agent="amnesiac",
+        tmp_path / "ws",
+        github,
+        step="all",
+        tier="tier-2",
+        seed="3",
+        agent="amnesiac",
         agent_install="echo installing the agent > installed.txt",
-    )  # fmt: skip
+    )
     assert result.code in (0, 1), result.stdout + result.stderr
     assert (tmp_path / "ws" / "installed.txt").read_text() == "installing the agent\n"
     assert "::group::Session 2" in result.stdout

@@ -14,8 +14,18 @@ def test_notetaker_amnesiac_noop(tmp_path: Path) -> None:
     results = {}
     for agent in ("notetaker", "amnesiac", "noop"):
         out = tmp_path / agent
-        proc = specsnap("run", "--tier", "90", "--agent", agent, "--seed", "3", "--out", str(out),
-                        tiers=FIXTURE_TIERS)  # fmt: skip
+        proc = specsnap(
+            "run",
+            "--tier",
+            "90",
+            "--agent",
+            agent,
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            tiers=FIXTURE_TIERS,
+        )
         assert proc.returncode == (0 if agent == "notetaker" else 1), proc.stderr
         results[agent] = card(out)
     note = results["notetaker"]
@@ -27,7 +37,12 @@ def test_notetaker_amnesiac_noop(tmp_path: Path) -> None:
     assert results["amnesiac"]["scores"]["raw_retention"] < 1.0
     assert results["noop"]["scores"]["raw_retention"] == 0.0
     assert results["noop"]["sessions"][0]["cutoff"] == {
-        "armed": True, "fired": False, "reason": None, "file": None, "latency_ms": None}  # fmt: skip
+        "armed": True,
+        "fired": False,
+        "reason": None,
+        "file": None,
+        "latency_ms": None,
+    }
     prompt2 = (tmp_path / "notetaker" / "sessions" / "2" / "prompt.md").read_bytes()
     assert prompt2 == CONTINUATION_PROMPT.encode()
 
@@ -36,8 +51,18 @@ def test_same_seed_and_agent_give_the_same_scorecard(tmp_path: Path) -> None:
     cards = []
     for name in ("a", "b"):
         out = tmp_path / name
-        specsnap("run", "--tier", "90", "--agent", "amnesiac", "--seed", "11", "--out", str(out),
-                 tiers=FIXTURE_TIERS)  # fmt: skip
+        specsnap(
+            "run",
+            "--tier",
+            "90",
+            "--agent",
+            "amnesiac",
+            "--seed",
+            "11",
+            "--out",
+            str(out),
+            tiers=FIXTURE_TIERS,
+        )
         cards.append(without_timings(card(out)))
     assert cards[0] == cards[1]
     assert cards[0]["receipt"]["head_commit"] is not None
@@ -45,13 +70,19 @@ def test_same_seed_and_agent_give_the_same_scorecard(tmp_path: Path) -> None:
 
 def test_steps_refuse_to_run_out_of_order(tmp_path: Path) -> None:
     out = tmp_path / "run"
-    assert specsnap("prepare", "--tier", "90", "--agent", "noop", "--out", str(out),
-                    tiers=FIXTURE_TIERS).returncode == 0  # fmt: skip
-    again = specsnap("prepare", "--tier", "90", "--agent", "noop", "--out", str(out),
-                     tiers=FIXTURE_TIERS)  # fmt: skip
+    assert (
+        specsnap(
+            "prepare", "--tier", "90", "--agent", "noop", "--out", str(out), tiers=FIXTURE_TIERS
+        ).returncode
+        == 0
+    )
+    again = specsnap(
+        "prepare", "--tier", "90", "--agent", "noop", "--out", str(out), tiers=FIXTURE_TIERS
+    )
     assert again.returncode == 0, "preparing the same run twice is a no-op"
-    other = specsnap("prepare", "--tier", "90", "--agent", "amnesiac", "--out", str(out),
-                     tiers=FIXTURE_TIERS)  # fmt: skip
+    other = specsnap(
+        "prepare", "--tier", "90", "--agent", "amnesiac", "--out", str(out), tiers=FIXTURE_TIERS
+    )
     assert other.returncode == 2 and "different run" in other.stderr
     early = specsnap("session", str(out), "2", tiers=FIXTURE_TIERS)
     assert early.returncode == 2 and "run session 1 first" in early.stderr
@@ -68,8 +99,18 @@ def test_baseline_commit_is_deterministic_and_sandbox_is_clean(tmp_path: Path) -
     heads = []
     for seed in ("1", "1", "2"):
         out = tmp_path / f"run{len(heads)}"
-        specsnap("prepare", "--tier", "90", "--agent", "noop", "--seed", seed, "--out", str(out),
-                 tiers=FIXTURE_TIERS)  # fmt: skip
+        specsnap(
+            "prepare",
+            "--tier",
+            "90",
+            "--agent",
+            "noop",
+            "--seed",
+            seed,
+            "--out",
+            str(out),
+            tiers=FIXTURE_TIERS,
+        )
         heads.append(json.loads((out / "run.json").read_text())["baseline_commit"])
         git_dir = out / "sandbox" / ".git"
         assert not (git_dir / "logs").exists() and not list((git_dir / "refs" / "tags").iterdir())
@@ -97,7 +138,15 @@ def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
     proc = specsnap("tiers", "validate", "tier-90", tiers=FIXTURE_TIERS)
     assert proc.returncode == 0, proc.stdout
     assert "tier-90: 6 checks, valid" in proc.stdout
-    unknown = specsnap("run", "--tier", "90", "--agent", "nobody", "--out", str(tmp_path / "x"),
-                       tiers=FIXTURE_TIERS)  # fmt: skip
+    unknown = specsnap(
+        "run",
+        "--tier",
+        "90",
+        "--agent",
+        "nobody",
+        "--out",
+        str(tmp_path / "x"),
+        tiers=FIXTURE_TIERS,
+    )
     assert unknown.returncode == 2 and "known agents:" in unknown.stderr
     assert "Traceback" not in unknown.stderr

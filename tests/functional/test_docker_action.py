@@ -90,10 +90,22 @@ def image(engine: None) -> str:
             timeout=1200,
         )
     build = subprocess.run(
-        ["docker", "build", "--network", "host", "--build-arg", f"BASE_IMAGE={BASE_IMAGE}",
-         "-t", IMAGE, str(ROOT)],
-        capture_output=True, text=True, check=False, timeout=1200,
-    )  # fmt: skip
+        [
+            "docker",
+            "build",
+            "--network",
+            "host",
+            "--build-arg",
+            f"BASE_IMAGE={BASE_IMAGE}",
+            "-t",
+            IMAGE,
+            str(ROOT),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=1200,
+    )
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
     return IMAGE
 
@@ -101,10 +113,27 @@ def image(engine: None) -> str:
 def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
     """`command` run in the image as the unprivileged account agents run as."""
     return subprocess.run(
-        ["docker", "run", "--rm", "--network", "none", "--entrypoint", "runuser", image,
-         "-u", "specsnap", "--", "bash", "-c", command],
-        capture_output=True, text=True, check=False, timeout=120,
-    )  # fmt: skip
+        [
+            "docker",
+            "run",
+            "--rm",
+            "--network",
+            "none",
+            "--entrypoint",
+            "runuser",
+            image,
+            "-u",
+            "specsnap",
+            "--",
+            "bash",
+            "-c",
+            command,
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
 
 
 def test_the_agent_account_cannot_read_the_tiers(image: str) -> None:
@@ -151,8 +180,12 @@ def run_step(
     command = ["docker", "run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
     for key, value in env.items():
         command += ["-e", f"{key}={value}"]
-    for source, target in ((home, "home"), (workflow, "workflow"), (commands, "file_commands"),
-                           (workspace, "workspace")):  # fmt: skip
+    for source, target in (
+        (home, "home"),
+        (workflow, "workflow"),
+        (commands, "file_commands"),
+        (workspace, "workspace"),
+    ):
         command += ["-v", f"{source}:/github/{target}"]
     done = subprocess.run(
         [*command, image], capture_output=True, text=True, check=False, timeout=1200
@@ -175,13 +208,20 @@ def test_a_whole_tier_runs_as_job_steps_in_containers(image: str, tmp_path: Path
         assert out["run_dir"] == "/github/workspace/.specsnap/runs/tier-2-seed-5"
         for index in range(1, sessions + 1):
             code, log, out = run_step(
-                image, runner, github, f"session{index}", step="session", session=str(index),
-                agent_install="command -v git", **common,
-            )  # fmt: skip
+                image,
+                runner,
+                github,
+                f"session{index}",
+                step="session",
+                session=str(index),
+                agent_install="command -v git",
+                **common,
+            )
             assert code == 0, log
             assert out["session"] == str(index)
-        code, log, out = run_step(image, runner, github, "grade", step="grade", fail_on="never",
-                                  **common)  # fmt: skip
+        code, log, out = run_step(
+            image, runner, github, "grade", step="grade", fail_on="never", **common
+        )
         assert code == 0, log
         code, log, out = run_step(image, runner, github, "publish", step="publish", **common)
         assert code == 0, log

@@ -14,8 +14,19 @@ from tests.functional.cli import card, specsnap
 
 def run_command(tmp_path: Path, cmd: str, *extra: str) -> dict:  # type: ignore[type-arg]
     out = tmp_path / "run"
-    proc = specsnap("run", "--tier", "90", "--agent", "command", "--agent-opt", f"cmd={cmd}",
-                    "--out", str(out), *extra, tiers=FIXTURE_TIERS)  # fmt: skip
+    proc = specsnap(
+        "run",
+        "--tier",
+        "90",
+        "--agent",
+        "command",
+        "--agent-opt",
+        f"cmd={cmd}",
+        "--out",
+        str(out),
+        *extra,
+        tiers=FIXTURE_TIERS,
+    )
     assert proc.returncode in (0, 1), proc.stderr
     return card(out)
 
@@ -59,18 +70,27 @@ def test_flooding_output_is_capped(tmp_path: Path) -> None:
 
 
 def test_usage_file_tokens_are_reported(tmp_path: Path) -> None:
-    cmd = ('printf \'{"input_tokens": 1000, "output_tokens": 200, '
-           '"cache_read_input_tokens": 5000}\' > "$SPECSNAP_USAGE_FILE"')  # fmt: skip
+    cmd = (
+        'printf \'{"input_tokens": 1000, "output_tokens": 200, '
+        '"cache_read_input_tokens": 5000}\' > "$SPECSNAP_USAGE_FILE"'
+    )
     data = run_command(tmp_path, cmd)
     assert data["sessions"][0]["tokens"] == {
-        "input": 1000, "output": 200, "cache_write": 0, "cache_read": 5000, "source": "reported"}  # fmt: skip
+        "input": 1000,
+        "output": 200,
+        "cache_write": 0,
+        "cache_read": 5000,
+        "source": "reported",
+    }
     assert data["scores"]["effective_tokens"] == 2 * (1000 + 200 + 0.1 * 5000)
 
 
 @pytest.mark.parametrize("bypass", ["--no-verify", "-c core.hooksPath=/dev/null"])
 def test_commit_bypassing_the_hook_is_a_protocol_breach(tmp_path: Path, bypass: str) -> None:
-    cmd = f"git add -A && git {bypass if bypass.startswith('-c') else ''} commit -q --allow-empty " \
-          f"{bypass if bypass == '--no-verify' else ''} -m sneaky"  # fmt: skip
+    cmd = (
+        f"git add -A && git {bypass if bypass.startswith('-c') else ''} commit -q --allow-empty "
+        f"{bypass if bypass == '--no-verify' else ''} -m sneaky"
+    )
     data = run_command(tmp_path, cmd)
     first = data["sessions"][0]
     assert first["cutoff"]["fired"] and first["cutoff"]["reason"] == "commit"

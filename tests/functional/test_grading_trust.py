@@ -16,8 +16,13 @@ ALL = ["UNIT-1", "REP-1"]
 
 def scores(tier: Tier, repo: Path):  # type: ignore[no-untyped-def]
     grade = grade_repository(tier, repo, resolve_run_as())
-    s = compute_scores(grade.passed_flags, grade.gate["holds"], [TokenUsage(source="reported")],
-                       tier.budget_tokens, tier.pass_threshold)  # fmt: skip
+    s = compute_scores(
+        grade.passed_flags,
+        grade.gate["holds"],
+        [TokenUsage(source="reported")],
+        tier.budget_tokens,
+        tier.pass_threshold,
+    )
     return grade, s
 
 
@@ -33,9 +38,7 @@ def test_only_head_counts_not_the_working_tree(tier90: Tier, tmp_path: Path):
     (repo / "units" / "convert.py").write_text(
         (repo / "units" / "convert.py")
         .read_text()
-        .replace(
-            '"kg": 1000.0}', '"kg": 1000.0, "lb": 453.59237, "oz": 453.59237 / 16}'
-        )  # fmt: skip
+        .replace('"kg": 1000.0}', '"kg": 1000.0, "lb": 453.59237, "oz": 453.59237 / 16}')
     )
     _, s = scores(tier90, repo)
     assert s.raw_retention == 0.0
@@ -76,8 +79,10 @@ def test_static_boundary_violation_is_named_with_file_and_line(tier90: Tier, tmp
     assert violation["importer"] == "units.convert"
     assert violation["imported"] == "report.lines"
     assert violation["file"] == "units/convert.py"
-    assert violation["line"] == convert.read_text().splitlines().index(
-        "    from report import lines") + 1  # fmt: skip
+    assert (
+        violation["line"]
+        == convert.read_text().splitlines().index("    from report import lines") + 1
+    )
     assert violation["kind"] == "static"
 
 
@@ -107,20 +112,25 @@ def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
     assert s.net_retention == 0.0
     kinds = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
     assert ("units.convert", "report.lines", "dynamic") in kinds
-    assert all(v["file"] == "units/convert.py" and v["line"] > 0
-               for v in grade.gate["wiring_violations"])  # fmt: skip
+    assert all(
+        v["file"] == "units/convert.py" and v["line"] > 0 for v in grade.gate["wiring_violations"]
+    )
 
 
 def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r", ALL)
     convert = repo / "units" / "convert.py"
-    convert.write_text(convert.read_text().replace(
-        "    try:\n        return value * FACTORS[unit]",
-        "    __import__('report')\n    try:\n        return value * FACTORS[unit]"))  # fmt: skip
+    convert.write_text(
+        convert.read_text().replace(
+            "    try:\n        return value * FACTORS[unit]",
+            "    __import__('report')\n    try:\n        return value * FACTORS[unit]",
+        )
+    )
     commit_all(repo)
     grade, _ = scores(tier90, repo)
     assert {v["kind"] for v in grade.gate["wiring_violations"]} == {"static", "dynamic"} or {
-        v["kind"] for v in grade.gate["wiring_violations"]} == {"dynamic"}  # fmt: skip
+        v["kind"] for v in grade.gate["wiring_violations"]
+    } == {"dynamic"}
     assert any(v["imported"] == "report" for v in grade.gate["wiring_violations"])
 
 
@@ -152,8 +162,9 @@ def test_committed_conftest_cannot_raise_the_score(tier90: Tier, tmp_path: Path)
 
 def test_sitecustomize_and_pth_cannot_raise_the_score(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r")
-    patch = ("import _pytest.reports\n"
-             "_pytest.reports.TestReport.passed = property(lambda self: True)\n")  # fmt: skip
+    patch = (
+        "import _pytest.reports\n_pytest.reports.TestReport.passed = property(lambda self: True)\n"
+    )
     (repo / "sitecustomize.py").write_text(patch)
     (repo / "usercustomize.py").write_text(patch)
     (repo / "evil.pth").write_text("import sitecustomize\n")

@@ -53,7 +53,16 @@ def test_following_only_the_original_sprint_loses_every_amended_requirement(
 ) -> None:
     amended = {i for a in load_tier(tier).amendments for i in a.amends}
     out = tmp_path / "original"
-    specsnap("run", "--tier", tier, "--agent", "notetaker", "--agent-opt", "contract=original",
-             "--out", str(out))  # fmt: skip
+    specsnap(
+        "run",
+        "--tier",
+        tier,
+        "--agent",
+        "notetaker",
+        "--agent-opt",
+        "contract=original",
+        "--out",
+        str(out),
+    )
     results = {r["id"]: r["passed"] for r in card(out)["requirements"]}
     assert {i for i, ok in results.items() if not ok} == amended

@@ -9,9 +9,11 @@ from specsnap.gitrepo import create_baseline, git
 from specsnap.tiers import Tier
 
 IDENTITY = {
-    "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@t",
+    "GIT_COMMITTER_NAME": "t",
     "GIT_COMMITTER_EMAIL": "t@t",
-}  # fmt: skip
+}
 
 
 def commit_all(repo: Path, message: str = "work") -> None:

@@ -65,8 +65,13 @@ def test_digest_of_an_exported_commit_equals_the_digest_of_its_checkout(tmp_path
     make_tree(repo)
     (repo / ".git" / "ignored").unlink()
     (repo / ".git").rmdir()
-    env = {**os.environ, "GIT_AUTHOR_NAME": "a", "GIT_AUTHOR_EMAIL": "a@a",
-           "GIT_COMMITTER_NAME": "a", "GIT_COMMITTER_EMAIL": "a@a"}  # fmt: skip
+    env = {
+        **os.environ,
+        "GIT_AUTHOR_NAME": "a",
+        "GIT_AUTHOR_EMAIL": "a@a",
+        "GIT_COMMITTER_NAME": "a",
+        "GIT_COMMITTER_EMAIL": "a@a",
+    }
     for args in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "x"]):
         subprocess.run(["git", *args], cwd=repo, env=env, check=True)
     export = tmp_path / "export"

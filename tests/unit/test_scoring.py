@@ -12,9 +12,16 @@ REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
 
 @pytest.mark.parametrize(
     ("outcomes", "passed"),
-    [(["passed", "passed"], True), (["passed", "failed"], False), (["skipped"], False),
-     (["xfailed"], False), (["not-collected"], False), ([], False), (["error"], False)],
-)  # fmt: skip
+    [
+        (["passed", "passed"], True),
+        (["passed", "failed"], False),
+        (["skipped"], False),
+        (["xfailed"], False),
+        (["not-collected"], False),
+        ([], False),
+        (["error"], False),
+    ],
+)
 def test_requirement_passes_only_when_every_test_passed(outcomes: list[str], passed: bool):
     assert requirement_passed(outcomes) is passed
 

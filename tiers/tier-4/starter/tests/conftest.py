@@ -1,0 +1,41 @@
+"""Shared fixtures: a clinic with two practitioners and a few registered patients."""
+
+from datetime import date, datetime
+
+import pytest
+
+from booking import Scheduler
+from calendar_core import ClinicCalendar, HolidayCalendar, WorkingHours
+from patients import ContactPreference, PatientRegistry
+
+TODAY = date(2024, 3, 1)  # a Friday
+NOW = datetime(2024, 3, 1, 9, 0)
+
+
+@pytest.fixture
+def registry():
+    reg = PatientRegistry()
+    reg.register("Ana", "Silva", date(1990, 4, 2), phone="+44 7700 900123", today=TODAY)
+    reg.register(
+        "Ben",
+        "Okafor",
+        date(1975, 11, 30),
+        email="Ben.Okafor@Example.org",
+        contact_preference=ContactPreference.EMAIL,
+        today=TODAY,
+    )
+    reg.register(
+        "Lucía", "Gómez", date(1988, 2, 29), phone="+34 612 345 678", language="es", today=TODAY
+    )
+    return reg
+
+
+@pytest.fixture
+def clinic_calendar():
+    holidays = HolidayCalendar({date(2024, 3, 29): "Good Friday"})
+    return ClinicCalendar(WorkingHours.standard(), holidays)
+
+
+@pytest.fixture
+def scheduler(clinic_calendar, registry):
+    return Scheduler(clinic_calendar, registry, ["Dr Patel", "Dr Osei"])

@@ -1,0 +1,268 @@
+"""Token usage from what agent CLIs print: pure functions from captured text to TokenUsage.
+
+Sessions are routinely cut off mid-stream (SPEC §1.3), so every parser sums what was reported up
+to the cut rather than insisting on a final summary, skips torn or foreign lines, and answers
+`unknown` only when nothing at all was reported. docs/agents.md documents the fields read.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from specsnap.tokens import TokenUsage
+
+REPORTED = "reported"
+
+_ANTHROPIC_FIELDS = (
+    "input_tokens",
+    "output_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+)
+
+
+def parse_claude_stream(text: str) -> TokenUsage:
+    """Tokens of a `claude -p --output-format stream-json --include-partial-messages` session.
+
+    A completed session ends with a `result` line: its `modelUsage` (every model the session
+    called, side calls included) or else its `usage` is the CLI's own total, and wins.
+    A cut-off session has no result line, so the usage of each API message is summed instead,
+    keyed by message id: the `assistant` lines repeat one message's message_start usage per
+    content block (output_tokens 1), and the partial-message `stream_event` lines add the
+    message_delta with the final cumulative counts; per message, the largest value of each
+    field is the one reported last.
+    """
+    results: list[TokenUsage] = []
+    messages: dict[str, dict[str, int]] = {}
+    last_started = ""
+    for event in _json_objects(text):
+        if event.get("type") == "result":
+            total = _claude_result_total(event)
+            if total is not None:
+                results.append(total)
+            continue
+        message_id, usage = _claude_message_usage(event, last_started)
+        if _stream_event_type(event) == "message_start":
+            last_started = message_id
+        if message_id and isinstance(usage, dict) and _has_counts(usage, _ANTHROPIC_FIELDS):
+            seen = messages.setdefault(message_id, {})
+            for key in _ANTHROPIC_FIELDS:
+                seen[key] = max(seen.get(key, 0), _count(usage.get(key)))
+    if results:
+        return results[-1]
+    if not messages:
+        return TokenUsage.unknown()
+    return _total(_anthropic_usage(counts) for counts in messages.values())
+
+
+def parse_codex_events(text: str) -> TokenUsage:
+    """Tokens of a `codex exec --json` session: the sum of its `turn.completed` usages.
+
+    Codex reports usage only when a turn completes, so a cut-off session has none here;
+    `parse_codex_rollout` reads the session file that Codex updates after every model response.
+    """
+    turns = [
+        _openai_usage(event["usage"])
+        for event in _json_objects(text)
+        if event.get("type") == "turn.completed" and isinstance(event.get("usage"), dict)
+    ]
+    return _total(turns) if turns else TokenUsage.unknown()
+
+
+def parse_codex_rollout(text: str) -> TokenUsage:
+    """Tokens of one Codex rollout file (`$CODEX_HOME/sessions/**/rollout-*.jsonl`): its last
+    `token_count` event's `total_token_usage`, which Codex keeps cumulative for the thread."""
+    last: dict[str, Any] | None = None
+    for event in _json_objects(text):
+        payload = event.get("payload")
+        if event.get("type") == "event_msg" and isinstance(payload, dict):
+            info = payload.get("info")
+            if payload.get("type") == "token_count" and isinstance(info, dict):
+                total = info.get("total_token_usage")
+                last = total if isinstance(total, dict) else last
+    return TokenUsage.unknown() if last is None else _openai_usage(last)
+
+
+def parse_gemini_stream(text: str) -> TokenUsage:
+    """Tokens of a `gemini --output-format stream-json` session, from its final `result` stats.
+
+    `input_tokens` counts cached tokens too, `input` does not; thinking tokens appear only in
+    `total_tokens`, and are billed as output, so output is `total_tokens - input_tokens`.
+    A cut-off session has no result; `parse_gemini_chat` reads the CLI's chat recording.
+    """
+    for event in reversed(list(_json_objects(text))):
+        stats = event.get("stats")
+        if event.get("type") == "result" and isinstance(stats, dict):
+            prompt, cached = _count(stats.get("input_tokens")), _count(stats.get("cached"))
+            output = _count(stats.get("output_tokens"))
+            output = max(output, _count(stats.get("total_tokens")) - prompt)
+            return TokenUsage(max(0, prompt - cached), output, 0, cached, REPORTED)
+    return TokenUsage.unknown()
+
+
+def parse_gemini_chat(text: str) -> TokenUsage:
+    """Tokens of one Gemini CLI chat recording (`~/.gemini/tmp/*/chats/**/*.jsonl`): the sum of
+    its model messages' `tokens`, the last record of each message id winning (the CLI appends a
+    message again when its token counts arrive)."""
+    tokens_by_id: dict[str, dict[str, Any]] = {}
+    for record in _json_objects(text):
+        if record.get("type") == "gemini" and isinstance(record.get("tokens"), dict):
+            tokens_by_id[str(record.get("id"))] = record["tokens"]
+    if not tokens_by_id:
+        return TokenUsage.unknown()
+    return _total(
+        TokenUsage(
+            max(0, _count(t.get("input")) - _count(t.get("cached"))) + _count(t.get("tool")),
+            _count(t.get("output")) + _count(t.get("thoughts")),
+            0,
+            _count(t.get("cached")),
+            REPORTED,
+        )
+        for t in tokens_by_id.values()
+    )
+
+
+_AIDER_TOKENS = re.compile(
+    r"^Tokens: (?P<sent>[\d.]+k?) sent"
+    r"(?:, (?P<write>[\d.]+k?) cache write)?"
+    r"(?:, (?P<hit>[\d.]+k?) cache hit)?"
+    r", (?P<received>[\d.]+k?) received\.",
+    re.MULTILINE,
+)
+
+
+def parse_aider_output(text: str) -> TokenUsage:
+    """Tokens of an aider session: the sum of the `Tokens: ... sent, ... received.` lines it
+    prints after each exchange. Aider rounds counts of 1,000 and more (`1.2k`, `12k`), so these
+    are approximate; its `sent` already includes the cache writes."""
+    lines = list(_AIDER_TOKENS.finditer(text))
+    if not lines:
+        return TokenUsage.unknown()
+    return _total(
+        TokenUsage(
+            max(0, _aider_count(m["sent"]) - _aider_count(m["write"])),
+            _aider_count(m["received"]),
+            _aider_count(m["write"]),
+            _aider_count(m["hit"]),
+            REPORTED,
+        )
+        for m in lines
+    )
+
+
+# --- adapters ---
+
+
+def _stream_event_type(event: Mapping[str, Any]) -> object:
+    stream = event.get("event")
+    return (
+        stream.get("type")
+        if event.get("type") == "stream_event" and isinstance(stream, dict)
+        else None
+    )
+
+
+def _claude_message_usage(event: Mapping[str, Any], last_started: str) -> tuple[str, object]:
+    """(API message id, usage) of one stream-json line, or ("", None) for other lines. A
+    message_delta without `api_message_id` (older CLIs) belongs to the last message started."""
+    message = event.get("message")
+    kind = _stream_event_type(event)
+    if event.get("type") == "assistant" and isinstance(message, dict):
+        return str(message.get("id") or ""), message.get("usage")
+    if kind == "message_start":
+        started = event["event"].get("message")
+        if isinstance(started, dict):
+            return str(started.get("id") or ""), started.get("usage")
+    if kind == "message_delta":
+        return str(event.get("api_message_id") or last_started), event["event"].get("usage")
+    return "", None
+
+
+def _claude_result_total(event: Mapping[str, Any]) -> TokenUsage | None:
+    by_model = event.get("modelUsage")
+    if isinstance(by_model, dict) and by_model:
+        return _total(
+            TokenUsage(
+                _count(m.get("inputTokens")),
+                _count(m.get("outputTokens")),
+                _count(m.get("cacheCreationInputTokens")),
+                _count(m.get("cacheReadInputTokens")),
+                REPORTED,
+            )
+            for m in by_model.values()
+            if isinstance(m, dict)
+        )
+    usage = event.get("usage")
+    return _anthropic_usage(usage) if isinstance(usage, dict) else None
+
+
+def _anthropic_usage(usage: Mapping[str, Any]) -> TokenUsage:
+    return TokenUsage(
+        _count(usage.get("input_tokens")),
+        _count(usage.get("output_tokens")),
+        _count(usage.get("cache_creation_input_tokens")),
+        _count(usage.get("cache_read_input_tokens")),
+        REPORTED,
+    )
+
+
+def _openai_usage(usage: Mapping[str, Any]) -> TokenUsage:
+    """OpenAI-style counts, where cached (and cache-written) tokens are part of input_tokens and
+    reasoning tokens part of output_tokens."""
+    cached = _count(usage.get("cached_input_tokens"))
+    written = _count(usage.get("cache_write_input_tokens"))
+    return TokenUsage(
+        max(0, _count(usage.get("input_tokens")) - cached - written),
+        _count(usage.get("output_tokens")),
+        written,
+        cached,
+        REPORTED,
+    )
+
+
+def _total(usages: Iterable[TokenUsage]) -> TokenUsage:
+    return sum(usages, TokenUsage(source=REPORTED))
+
+
+def sum_known(usages: Iterable[TokenUsage]) -> TokenUsage:
+    known = [u for u in usages if u.source == REPORTED]
+    return _total(known) if known else TokenUsage.unknown()
+
+
+def _count(value: object) -> int:
+    """A token count as reported; anything but a non-negative number counts as 0."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    if not math.isfinite(value) or value < 0:
+        return 0
+    return int(value)
+
+
+def _has_counts(usage: Mapping[str, Any], fields: Iterable[str]) -> bool:
+    return any(isinstance(usage.get(key), int | float) for key in fields)
+
+
+def _aider_count(value: str | None) -> int:
+    if not value:
+        return 0
+    if value.endswith("k"):
+        return round(float(value[:-1]) * 1000)
+    return int(float(value))
+
+
+def _json_objects(text: str) -> Iterator[dict[str, Any]]:
+    """The JSON objects of a JSON-lines text; torn, empty and non-JSON lines are skipped."""
+    for line in text.splitlines():
+        line = line.strip()
+        if not line.startswith("{"):
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            yield value

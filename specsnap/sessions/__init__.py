@@ -16,10 +16,10 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from specsnap.agents.base import SessionContext, get_agent
+from specsnap.agents.base import Invocation, SessionContext, get_agent
 from specsnap.errors import UsageError
 from specsnap.gitrepo import commits_between, rev_parse
-from specsnap.identity import give_to, python_for, resolve_run_as
+from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
 from specsnap.prompts import product_note, session_prompt
 from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
@@ -109,31 +109,11 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
     records.mkdir(parents=True, mode=0o700)
     prompt = session_prompt(tier, run.seed, index)
     (records / "prompt.md").write_text(prompt, encoding="utf-8")
-
-    home = run.run_dir / "homes" / str(index)
-    home.parent.mkdir(mode=0o711, exist_ok=True)
-    home.mkdir(mode=0o700)
-    (home / "tmp").mkdir()
-    prompt_file = home / "prompt.md"
-    prompt_file.write_text(prompt, encoding="utf-8")
-    control_dir = None
-    if getattr(adapter, "needs_solution", False):
-        control_dir = home / ".specsnap-control"
-        shutil.copytree(tier.solution, control_dir / "solution")
-        if tier.solution_original.is_dir():
-            shutil.copytree(tier.solution_original, control_dir / "solution-original")
-    ctx = SessionContext(
-        index=index,
-        sandbox=run.sandbox,
-        home=home,
-        prompt=prompt,
-        prompt_file=prompt_file,
-        usage_file=home / ".specsnap-usage.json",
-        options=run.agent_options,
-        control_dir=control_dir,
+    ctx = _prepare_home(
+        run, index, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
     invocation = adapter.invocation(ctx)
-    give_to(home, run_as)
+    give_to(ctx.home, run_as)
     give_to(run.sandbox, run_as)
 
     sup = Supervisor(run, index)
@@ -150,8 +130,61 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
     capture = OutputCapture(records)
     server.start()
     sup.watcher.start()
-    notes: list[str] = []
     started = time.monotonic()
+    try:
+        exit_info, notes = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
+    finally:
+        sup.watcher.stop()
+        server.stop()
+        shutil.rmtree(ctl_dir, ignore_errors=True)
+    duration = time.monotonic() - started
+    _check_protocol(run, sup, digests)
+    if not (run.sandbox / ".git").is_dir():
+        notes.append("the agent deleted the repository's .git directory")
+    usage = adapter.usage(ctx, capture.stdout, capture.stderr)
+    record = _record(run, index, prompt, sup, exit_info, usage, duration, notes)
+    _write(records, record, sup)
+    _retire_home(ctx.home, records)
+    return record
+
+
+def _prepare_home(run: Run, index: int, prompt: str, needs_solution: bool) -> SessionContext:
+    """A fresh, empty HOME for the session (with the prompt, and for controls the solution)."""
+    home = run.run_dir / "homes" / str(index)
+    home.parent.mkdir(mode=0o711, exist_ok=True)
+    home.mkdir(mode=0o700)
+    (home / "tmp").mkdir()
+    (home / "prompt.md").write_text(prompt, encoding="utf-8")
+    control_dir = None
+    if needs_solution:
+        tier = run.tier
+        control_dir = home / ".specsnap-control"
+        shutil.copytree(tier.solution, control_dir / "solution")
+        if tier.solution_original.is_dir():
+            shutil.copytree(tier.solution_original, control_dir / "solution-original")
+    return SessionContext(
+        index=index,
+        sandbox=run.sandbox,
+        home=home,
+        prompt=prompt,
+        prompt_file=home / "prompt.md",
+        usage_file=home / ".specsnap-usage.json",
+        options=run.agent_options,
+        control_dir=control_dir,
+    )
+
+
+def _supervise(
+    invocation: Invocation,
+    run: Run,
+    run_as: RunAs,
+    env: dict[str, str],
+    sup: Supervisor,
+    capture: OutputCapture,
+    token: str,
+    limit: int,
+) -> tuple[dict[str, Any], list[str]]:
+    """Start the agent, wait for its end, the cutoff or the time limit; end all its processes."""
     try:
         proc = subprocess.Popen(
             list(invocation.argv),
@@ -166,21 +199,8 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
             extra_groups=None if run_as.is_self else [],
         )
     except OSError as exc:
-        sup.watcher.stop()
-        server.stop()
-        shutil.rmtree(ctl_dir, ignore_errors=True)
-        record = _record(
-            run,
-            index,
-            prompt,
-            sup,
-            {"status": "failed-to-start", "code": None, "signal": None},
-            adapter.usage(ctx, capture.stdout, capture.stderr),
-            0.0,
-            [f"the agent could not be started: {exc}"],
-        )
-        _write(records, record, sup)
-        return record
+        failed = {"status": "failed-to-start", "code": None, "signal": None}
+        return failed, [f"the agent could not be started: {exc}"]
     sup.marks = SessionMarks(pgid=proc.pid, token=token)
     capture.start(proc, invocation.stdin)
 
@@ -189,31 +209,20 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
         sup.stopped.set()
 
     threading.Thread(target=reap, daemon=True).start()
-    if sup.reason is not None:  # fired before marks existed: freeze now
+    if sup.reason is not None:  # fired before the marks existed: freeze now
         freeze(sup.marks)
     sup.stopped.wait(timeout=limit)
     timed_out = sup.reason is None and proc.poll() is None
     ended = terminate(sup.marks)
     proc.wait()
-    duration = time.monotonic() - started
-    sup.watcher.stop()
-    server.stop()
-    shutil.rmtree(ctl_dir, ignore_errors=True)
     capture.join()
-    if ended > 1 and sup.reason is None and not timed_out:
-        notes.append(f"the agent left {ended - 1} background process(es); SpecSnap ended them")
-    notes += capture.notes()
-    exit_info = _exit_info(proc.returncode, sup.reason, timed_out)
+    notes = []
+    if ended and sup.reason is None and not timed_out:
+        notes.append(f"the agent left {ended} background process(es); SpecSnap ended them")
     if timed_out:
         notes.append(f"the session hit its time limit of {limit}s")
-    _check_protocol(run, sup, digests)
-    if not (run.sandbox / ".git").is_dir():
-        notes.append("the agent deleted the repository's .git directory")
-    usage = adapter.usage(ctx, capture.stdout, capture.stderr)
-    record = _record(run, index, prompt, sup, exit_info, usage, duration, notes)
-    _write(records, record, sup)
-    _retire_home(home, records)
-    return record
+    notes += capture.notes()
+    return _exit_info(proc.returncode, sup.reason, timed_out), notes
 
 
 def _retire_home(home: Path, records: Path) -> None:

@@ -4,6 +4,7 @@ the tier's protected files and its module boundaries. Nothing the agent wrote de
 from __future__ import annotations
 
 import tempfile
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,11 @@ def grade_tree(
     tree_sha256 = merkle_digest(export)
     protected_changes = protected_file_changes(tier, export)
     prepare_workspace(tier, export, work)
-    run = run_tests(tier, export, work, run_as)
-    static = static_violations(tier.wiring, export)
+    # The static import graph is built while the test run, a subprocess, is under way.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        static_future = pool.submit(static_violations, tier.wiring, export)
+        run = run_tests(tier, export, work, run_as)
+        static = static_future.result()
     seen = {(v.importer, v.imported, v.file, v.line) for v in static}
     violations = static + [
         v

@@ -150,3 +150,25 @@ def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
     )
     assert unknown.returncode == 2 and "known agents:" in unknown.stderr
     assert "Traceback" not in unknown.stderr
+
+
+def test_schema_list_show_and_agents() -> None:
+    schema = json.loads(specsnap("schema", "tier").stdout)
+    assert schema["title"].startswith("SpecSnap tier manifest")
+    assert "tier-90" in specsnap("tiers", "list", tiers=FIXTURE_TIERS).stdout
+    shown = specsnap("tiers", "show", "90", "--seed", "1", tiers=FIXTURE_TIERS).stdout
+    assert "(UNIT-1)" in shown and "(REP-1)" in shown and "packages: units, report" in shown
+    assert {"notetaker", "amnesiac", "noop", "command", "claude-code"} <= set(
+        specsnap("agents").stdout.split()
+    )
+
+
+def test_broken_tier_yaml_is_a_clear_input_error(tmp_path: Path) -> None:
+    import shutil
+
+    shutil.copytree(FIXTURE_TIERS / "tier-90", tmp_path / "tier-90")
+    manifest = tmp_path / "tier-90" / "tier.yaml"
+    manifest.write_text(manifest.read_text().replace("budget_tokens: 100000", "budget_tokens: lots"))
+    proc = specsnap("tiers", "show", str(tmp_path / "tier-90"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"{manifest}: budget_tokens: got \"lots\"; expected a value of type integer" in proc.stderr

@@ -168,7 +168,9 @@ def test_broken_tier_yaml_is_a_clear_input_error(tmp_path: Path) -> None:
 
     shutil.copytree(FIXTURE_TIERS / "tier-90", tmp_path / "tier-90")
     manifest = tmp_path / "tier-90" / "tier.yaml"
-    manifest.write_text(manifest.read_text().replace("budget_tokens: 100000", "budget_tokens: lots"))
+    manifest.write_text(
+        manifest.read_text().replace("budget_tokens: 100000", "budget_tokens: lots")
+    )
     proc = specsnap("tiers", "show", str(tmp_path / "tier-90"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert f"{manifest}: budget_tokens: got \"lots\"; expected a value of type integer" in proc.stderr
+    assert f'{manifest}: budget_tokens: got "lots"; expected a value of type integer' in proc.stderr

@@ -64,6 +64,21 @@ def prepare_workspace(tier: Tier, export: Path, work: Path) -> None:
         (boot / name).write_text(text)
     (work / "pytest.ini").write_text(GRADER_INI)
     (work / "results").mkdir()
+    # The tier may be root-only (the Action's image); the test account must read these copies.
+    for name in ("hidden", "visible", "boot"):
+        _make_readable(work / name)
+    (work / "pytest.ini").chmod(0o644)
+
+
+def _make_readable(root: Path) -> None:
+    if not root.exists():
+        return
+    root.chmod(0o755)
+    for dirpath, dirnames, filenames in os.walk(root):
+        for name in dirnames:
+            os.chmod(os.path.join(dirpath, name), 0o755)
+        for name in filenames:
+            os.chmod(os.path.join(dirpath, name), 0o644)
 
 
 def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
@@ -78,6 +93,7 @@ def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
         "boot_dir": str(work / "boot"),
         "report_path": str(results / "report.json"),
         "imports_path": str(results / "imports.json"),
+        "network_guard": not network_isolation_available(),
         "pytest_args": [
             "-c",
             str(work / "pytest.ini"),
@@ -100,6 +116,7 @@ def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
     }
     config_path = work / "boot" / "config.json"
     config_path.write_text(json.dumps(config))
+    config_path.chmod(0o644)
     give_to(results, run_as)
     isolated = network_isolation_available()
     argv = [python_for(run_as), "-I", "-S", "-B", str(work / "boot" / "bootstrap.py")]

@@ -12,10 +12,12 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 from github import Github
+from github.Repository import Repository
 
 from specsnap.publish.checks import render_check_run
 from specsnap.publish.comment import RenderContext, comment_marker, render_comment, render_summary
 from specsnap.publish.github import (
+    CommentResult,
     PublishError,
     WriteDenied,
     create_check_run,
@@ -70,59 +72,77 @@ def publish_scorecards(
 
     `github` is None when there is no token: everything degrades to the job summary.
     """
-    warnings: list[str] = []
     degraded = target.read_only_reason
     if github is None:
         degraded = "no GitHub token was given, so nothing was published to GitHub"
     repo = get_repository(github, target.repository) if github else None
-
     if repo is not None and target.needs_lookup and target.pull_request is not None:
         info = pull_request_info(repo, target.pull_request)
         target = replace(target, head_sha=target.head_sha or info.head_sha, base_ref=info.base_ref)
-
-    deltas: dict[str, Delta | None] = {}
-    if repo is not None and target.base_ref:
-        try:
-            bases = find_base_snapshots(repo, target.base_ref, [c.key for c in cards])
-            deltas = {c.key: compare(c, bases.get(c.key)) for c in cards}
-        except PublishError as exc:
-            warnings.append(f"no deltas against {target.base_ref}: {exc}")
-
+    deltas, warnings = _deltas(repo, target, cards)
     context = RenderContext(options.run_url, target.head_sha, target.base_ref or None)
-    check_urls: list[str] = []
-    comment = None
+
+    written = _Written()
     if repo is not None and degraded is None:
         try:
-            if options.check_run:
-                for card in cards:
-                    output = render_check_run(
-                        card,
-                        deltas.get(card.key),
-                        reports.get(card.key, ""),
-                        context,
-                        options.check_name,
-                        options.fail_on,
-                    )
-                    check_urls.append(
-                        create_check_run(repo, target.head_sha, output, options.run_url)
-                    )
-            if target.pull_request is not None and options.comment_mode is not CommentMode.OFF:
-                create = options.comment_mode is CommentMode.ALWAYS or any_fails(
-                    cards, options.fail_on
-                )
-                body = render_comment(cards, deltas, context, options.comment_key)
-                marker = comment_marker(options.comment_key)
-                comment = upsert_comment(repo, target.pull_request, marker, body, create=create)
+            _write(repo, cards, reports, deltas, target, options, context, written)
         except WriteDenied as exc:
             degraded = str(exc)
-
     if degraded is not None:
         context = replace(context, notice=f"Not published to GitHub: {degraded}.")
     return PublishResult(
         summary=render_summary(cards, deltas, context, reports),
-        comment_url=comment.url if comment else None,
-        comment_created=comment.created if comment else False,
-        check_run_urls=tuple(check_urls),
+        comment_url=written.comment.url if written.comment else None,
+        comment_created=written.comment.created if written.comment else False,
+        check_run_urls=tuple(written.check_runs),
         degraded=degraded,
         warnings=tuple(warnings),
     )
+
+
+@dataclass
+class _Written:
+    """What reached GitHub so far (kept when a later write is denied)."""
+
+    check_runs: list[str] = field(default_factory=list)
+    comment: CommentResult | None = None
+
+
+def _deltas(
+    repo: Repository | None, target: Target, cards: Sequence[Scorecard]
+) -> tuple[dict[str, Delta | None], list[str]]:
+    """Each card's delta against the base branch; a base that cannot be read only warns."""
+    if repo is None or not target.base_ref:
+        return {}, []
+    try:
+        bases = find_base_snapshots(repo, target.base_ref, [c.key for c in cards])
+    except PublishError as exc:
+        return {}, [f"no deltas against {target.base_ref}: {exc}"]
+    return {c.key: compare(c, bases.get(c.key)) for c in cards}, []
+
+
+def _write(
+    repo: Repository,
+    cards: Sequence[Scorecard],
+    reports: Mapping[str, str],
+    deltas: Mapping[str, Delta | None],
+    target: Target,
+    options: PublishOptions,
+    context: RenderContext,
+    written: _Written,
+) -> None:
+    if options.check_run:
+        for card in cards:
+            report = reports.get(card.key, "")
+            output = render_check_run(
+                card, deltas.get(card.key), report, context, options.check_name, options.fail_on
+            )
+            written.check_runs.append(
+                create_check_run(repo, target.head_sha, output, options.run_url)
+            )
+    if target.pull_request is None or options.comment_mode is CommentMode.OFF:
+        return
+    create = options.comment_mode is CommentMode.ALWAYS or any_fails(cards, options.fail_on)
+    body = render_comment(cards, deltas, context, options.comment_key)
+    marker = comment_marker(options.comment_key)
+    written.comment = upsert_comment(repo, target.pull_request, marker, body, create=create)

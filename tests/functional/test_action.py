@@ -161,9 +161,11 @@ def test_the_pr_comment_is_created_once_then_edited(tmp_path: Path, github: GitH
     assert "| tier-2, seed 7 | 0.0% | 75.0% |" in comment["body"]
     assert "[workflow run](https://github.example/octo/agent/actions/runs/4242)" in comment["body"]
     assert "| tier-2, seed 7 | 0.0% | 75.0% |" in first.summary
-    badge = json.loads(Path(first.outputs["badge_path"]).read_text())
+    assert first.outputs["badge_path"] == "runs/t2/specsnap-badge.json"  # relative: see docs
+    badge = json.loads((workspace / first.outputs["badge_path"]).read_text())
     assert badge["schemaVersion"] == 1 and badge["color"] == "red"
-    assert Path(first.outputs["badge_path"]).with_suffix(".svg").read_text().startswith("<svg")
+    svg = (workspace / first.outputs["badge_path"]).with_suffix(".svg").read_text()
+    assert svg.startswith("<svg")
 
 
 def test_the_check_run_carries_conclusion_and_annotations(
@@ -392,8 +394,8 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
     prepared = run_action(workspace, github, step="prepare", **common)
     assert prepared.code == 0, prepared.stdout + prepared.stderr
     assert prepared.outputs["sessions"] == "2"
-    run_dir = Path(prepared.outputs["run_dir"])
-    assert run_dir == workspace / ".specsnap" / "runs" / "tier-2-seed-7"
+    assert prepared.outputs["run_dir"] == ".specsnap/runs/tier-2-seed-7"
+    run_dir = workspace / prepared.outputs["run_dir"]
     first = run_action(workspace, github, step="session", session="1", **common)
     assert first.code == 0, first.stdout + first.stderr
     assert first.outputs["cutoff_fired"] == "true" and first.outputs["session_status"] == "cutoff"
@@ -428,7 +430,7 @@ def test_the_all_step_runs_one_whole_tier(tmp_path: Path, github: GitHubServer) 
     assert result.code in (0, 1), result.stdout + result.stderr
     assert (tmp_path / "ws" / "installed.txt").read_text() == "installing the agent\n"
     assert "::group::Session 2" in result.stdout
-    scorecard = json.loads(Path(result.outputs["scorecard_path"]).read_text())
+    scorecard = json.loads((tmp_path / "ws" / result.outputs["scorecard_path"]).read_text())
     assert scorecard["agent"]["name"] == "amnesiac" and len(scorecard["sessions"]) == 2
     assert result.outputs["pass"] == ("true" if scorecard["scores"]["pass"] else "false")
     assert result.code == (0 if scorecard["scores"]["pass"] else 1)

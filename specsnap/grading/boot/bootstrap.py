@@ -63,6 +63,27 @@ def _recording_import_module(name: str, package: str | None = None) -> Any:
 builtins.__import__ = _recording_import
 importlib.import_module = _recording_import_module
 
+
+def _no_network(*args: Any, **kwargs: Any) -> Any:
+    raise OSError("network access is disabled while SpecSnap grades")
+
+
+if CONFIG.get("network_guard"):
+    # Where no network namespace can be made (e.g. Docker's default seccomp profile), refuse
+    # connections in-process instead: weaker, since code under test could undo it.
+    import socket
+
+    _original_connect = socket.socket.connect
+
+    def _guarded_connect(self: socket.socket, address: Any) -> Any:
+        if self.family in (socket.AF_INET, socket.AF_INET6):
+            return _no_network()
+        return _original_connect(self, address)
+
+    socket.socket.connect = _guarded_connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = lambda self, address: _guarded_connect(self, address)  # type: ignore[method-assign,assignment]
+    socket.create_connection = _no_network  # type: ignore[assignment]
+
 import pytest  # noqa: E402  (after sys.path is set up)
 
 sys.path.insert(0, CONFIG["boot_dir"])

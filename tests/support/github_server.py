@@ -1,0 +1,382 @@
+"""A loopback GitHub REST API for tests: the endpoints SpecSnap's publisher and bot call.
+
+It answers on 127.0.0.1 only, with the shapes, status codes, headers and validation GitHub's REST
+API documents for these endpoints (JSON with `url`/`html_url` pointing back at itself, Link-header
+pagination, rate-limit headers, 401/403/404/422 errors with GitHub's messages), so the real
+PyGithub can be driven through it. Faults (5xx, primary and secondary rate limits, 429) can be
+queued per endpoint. It serves from a daemon thread and shuts itself down after `lifetime`
+seconds even if a test forgets to stop it. The endpoints themselves are in github_routes.py.
+
+    with GitHubServer() as gh:
+        gh.add_repo("octo/agent")
+        gh.add_token("t0k3n", write=True)
+        ... point GITHUB_API_URL at gh.api_url ...
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import jwt
+
+from tests.support.github_routes import ROUTES, Request, Response, not_found, now
+
+Json = dict[str, Any]
+
+FAULTS = ("500", "502", "primary_rate_limit", "secondary_rate_limit", "429")
+
+
+@dataclass
+class Fault:
+    method: str
+    path: re.Pattern[str]
+    kind: str
+    times: int = 1
+
+
+@dataclass
+class Repo:
+    full_name: str
+    id: int
+    default_branch: str = "main"
+    private: bool = False
+    collaborators: dict[str, str] = field(default_factory=dict)  # login -> permission
+    issues: dict[int, Json] = field(default_factory=dict)
+    pulls: dict[int, Json] = field(default_factory=dict)
+    comments: dict[int, Json] = field(default_factory=dict)
+    reactions: list[Json] = field(default_factory=list)
+    check_runs: dict[int, Json] = field(default_factory=dict)
+    annotations: dict[int, list[Json]] = field(default_factory=dict)
+    branches: dict[str, list[str]] = field(default_factory=dict)  # newest commit first
+    workflows: dict[str, Json] = field(default_factory=dict)
+    dispatches: list[Json] = field(default_factory=list)
+
+
+@dataclass
+class Recorded:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    body: Any
+    status: int
+
+
+class GitHubServer:
+    """The fake API. Start with `with`, or `start()` / `stop()`."""
+
+    def __init__(self, prefix: str = "", lifetime: float = 120.0) -> None:
+        self.prefix = prefix.rstrip("/")
+        self.lifetime = lifetime
+        self.repos: dict[str, Repo] = {}
+        self.tokens: dict[str, Json] = {}  # token -> {"login", "write", "installation"}
+        self.app: Json | None = None  # {"id", "public_key"} for GitHub App JWTs
+        self.faults: list[Fault] = []
+        self.requests: list[Recorded] = []
+        self._ids = itertools.count(1001)
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._timer: threading.Timer | None = None
+
+    # -- lifecycle --------------------------------------------------------------------------
+    def __enter__(self) -> GitHubServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        server.daemon_threads = True
+        self._server = server
+        threading.Thread(
+            target=server.serve_forever, args=(0.05,), name="github-server", daemon=True
+        ).start()
+        self._timer = threading.Timer(self.lifetime, self.stop)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def stop(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+
+    @property
+    def api_url(self) -> str:
+        assert self._server is not None, "server not started"
+        return f"http://127.0.0.1:{self._server.server_address[1]}{self.prefix}"
+
+    # -- arranging state ------------------------------------------------------------------
+    def add_token(
+        self, token: str, *, login: str = "github-actions[bot]", write: bool = True
+    ) -> None:
+        self.tokens[token] = {"login": login, "write": write}
+
+    def add_repo(self, full_name: str, *, default_branch: str = "main") -> Repo:
+        repo = Repo(full_name, next(self._ids), default_branch)
+        repo.branches[default_branch] = []
+        self.repos[full_name] = repo
+        return repo
+
+    def add_pull(
+        self, full_name: str, number: int, head_sha: str, *, base: str = "main", fork: str = ""
+    ) -> Json:
+        repo = self.repos[full_name]
+        head_repo = fork or full_name
+        pull = {
+            "number": number,
+            "state": "open",
+            "title": f"Pull request {number}",
+            "user": {"login": "contributor", "id": 7, "type": "User"},
+            "head": {"sha": head_sha, "ref": "feature", "repo": self._repo_stub(head_repo)},
+            "base": {"sha": "b" * 40, "ref": base, "repo": self._repo_stub(full_name)},
+        }
+        repo.pulls[number] = pull
+        repo.issues[number] = {"number": number, "title": pull["title"], "state": "open"}
+        return pull
+
+    def add_commit(self, full_name: str, branch: str, sha: str) -> None:
+        """Push `sha` onto `branch` (it becomes the branch head)."""
+        self.repos[full_name].branches.setdefault(branch, []).insert(0, sha)
+
+    def add_check_run(self, full_name: str, sha: str, name: str, summary: str) -> Json:
+        """A completed check run that some earlier workflow created on `sha`."""
+        body = {"name": name, "head_sha": sha, "status": "completed", "conclusion": "success"}
+        body["output"] = {"title": name, "summary": summary}
+        return self._create_check_run(self.repos[full_name], body)
+
+    def add_comment(self, full_name: str, number: int, body: str, login: str = "someone") -> Json:
+        return self._create_comment(self.repos[full_name], number, body, login)
+
+    def fail(self, method: str, path: str, kind: str, times: int = 1) -> None:
+        """Answer the next `times` requests matching `method` and `path` (a regex) with `kind`."""
+        assert kind in FAULTS, kind
+        self.faults.append(Fault(method, re.compile(path), kind, times))
+
+    # -- inspection ---------------------------------------------------------------------------
+    def calls(self, method: str, pattern: str) -> list[Recorded]:
+        regex = re.compile(pattern)
+        return [r for r in self.requests if r.method == method and regex.search(r.path)]
+
+    # -- request handling -----------------------------------------------------------------
+    def handle(
+        self, method: str, raw_path: str, headers: Any, body: bytes
+    ) -> tuple[int, Json, Any]:
+        url = urlsplit(raw_path)
+        path = url.path
+        if self.prefix:
+            if not path.startswith(self.prefix + "/"):
+                return 404, {}, {"message": "Not Found"}
+            path = path[len(self.prefix) :]
+        query = parse_qs(url.query)
+        try:
+            payload = json.loads(body) if body else None
+        except json.JSONDecodeError:
+            return 400, {}, {"message": "Problems parsing JSON"}
+        status, extra, data = self._dispatch(method, path, query, headers, payload)
+        with self._lock:
+            self.requests.append(Recorded(method, path, query, payload, status))
+        return status, extra, data
+
+    def _dispatch(
+        self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
+    ) -> tuple[int, Json, Any]:
+        fault = self._take_fault(method, path)
+        if fault:
+            return _fault_response(fault)
+        for verb, pattern, handler in ROUTES:
+            match = pattern.fullmatch(path)
+            if verb == method and match:
+                auth = self._authenticate(headers.get("Authorization", ""), path)
+                if isinstance(auth, tuple):
+                    return auth
+                repo = None
+                if "repo" in match.groupdict():
+                    repo = self.repos.get(match["repo"])
+                    if repo is None:
+                        return 404, {}, not_found()
+                    if method != "GET" and not auth.get("write"):
+                        return (
+                            403,
+                            {},
+                            {
+                                "message": "Resource not accessible by integration",
+                                "documentation_url": "https://docs.github.com/rest",
+                            },
+                        )
+                request = Request(self, repo, match.groupdict(), query, payload, auth, path)
+                return handler(request)
+        return 404, {}, not_found()
+
+    def _authenticate(self, header: str, path: str) -> Json | tuple[int, Json, Any]:
+        scheme, _, credential = header.partition(" ")
+        if scheme.lower() == "bearer" and self.app and path.startswith("/app"):
+            try:
+                claims = jwt.decode(credential, self.app["public_key"], algorithms=["RS256"])
+            except jwt.PyJWTError as exc:
+                return 401, {}, {"message": f"A JSON web token could not be decoded ({exc})"}
+            if str(claims.get("iss")) != str(self.app["id"]):
+                return 401, {}, {"message": "'Issuer' claim ('iss') must be the app id"}
+            return {"login": "app", "write": False, "app": True}
+        token = self.tokens.get(credential)
+        if scheme.lower() not in ("token", "bearer") or token is None:
+            return 401, {}, {"message": "Bad credentials"}
+        return token
+
+    def _take_fault(self, method: str, path: str) -> Fault | None:
+        with self._lock:
+            for fault in self.faults:
+                if fault.times > 0 and fault.method == method and fault.path.search(path):
+                    fault.times -= 1
+                    return fault
+        return None
+
+    # -- resource helpers -----------------------------------------------------------------
+    def url(self, path: str) -> str:
+        return f"{self.api_url}{path}"
+
+    def html(self, path: str) -> str:
+        return f"{self.api_url.removesuffix('/api/v3')}/html{path}"
+
+    def new_id(self) -> int:
+        return next(self._ids)
+
+    def _repo_stub(self, full_name: str) -> Json:
+        owner, name = full_name.split("/")
+        return {
+            "id": self.repos[full_name].id if full_name in self.repos else 99,
+            "name": name,
+            "full_name": full_name,
+            "owner": {"login": owner, "id": 1, "type": "Organization"},
+            "url": self.url(f"/repos/{full_name}"),
+            "html_url": self.html(f"/{full_name}"),
+        }
+
+    def _create_comment(self, repo: Repo, number: int, body: str, login: str) -> Json:
+        comment_id = self.new_id()
+        stamp = now()
+        comment = {
+            "id": comment_id,
+            "node_id": f"IC_{comment_id}",
+            "body": body,
+            "user": {"login": login, "id": 41898282, "type": "Bot"},
+            "created_at": stamp,
+            "updated_at": stamp,
+            "issue_url": self.url(f"/repos/{repo.full_name}/issues/{number}"),
+            "url": self.url(f"/repos/{repo.full_name}/issues/comments/{comment_id}"),
+            "html_url": self.html(f"/{repo.full_name}/pull/{number}#issuecomment-{comment_id}"),
+            "author_association": "NONE",
+            "_issue": number,
+        }
+        repo.comments[comment_id] = comment
+        return comment
+
+    def _create_check_run(self, repo: Repo, body: Json) -> Json:
+        run_id = self.new_id()
+        output = body.get("output") or {}
+        run = {
+            "id": run_id,
+            "name": body["name"],
+            "head_sha": body["head_sha"],
+            "status": body.get("status", "queued"),
+            "conclusion": body.get("conclusion"),
+            "details_url": body.get("details_url"),
+            "external_id": body.get("external_id", ""),
+            "started_at": body.get("started_at", now()),
+            "completed_at": body.get("completed_at"),
+            "url": self.url(f"/repos/{repo.full_name}/check-runs/{run_id}"),
+            "html_url": self.html(f"/{repo.full_name}/runs/{run_id}"),
+            "output": {
+                "title": output.get("title"),
+                "summary": output.get("summary"),
+                "text": output.get("text"),
+                "annotations_count": 0,
+                "annotations_url": self.url(
+                    f"/repos/{repo.full_name}/check-runs/{run_id}/annotations"
+                ),
+            },
+            "check_suite": {"id": 5},
+            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
+            "pull_requests": [],
+        }
+        repo.check_runs[run_id] = run
+        repo.annotations[run_id] = []
+        self._add_annotations(repo, run_id, output.get("annotations") or [])
+        return run
+
+    def _add_annotations(self, repo: Repo, run_id: int, annotations: list[Json]) -> None:
+        repo.annotations[run_id].extend(annotations)
+        repo.check_runs[run_id]["output"]["annotations_count"] = len(repo.annotations[run_id])
+
+
+def _fault_response(fault: Fault) -> Response:
+    now = int(time.time())
+    if fault.kind in ("500", "502"):
+        message = "Server Error" if fault.kind == "500" else "Bad Gateway"
+        return int(fault.kind), {}, {"message": message}
+    if fault.kind == "primary_rate_limit":
+        headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(now)}
+        return (
+            403,
+            headers,
+            {
+                "message": "API rate limit exceeded for installation ID 1.",
+                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
+            },
+        )
+    if fault.kind == "secondary_rate_limit":
+        return (
+            403,
+            {"Retry-After": "1"},
+            {
+                "message": "You have exceeded a secondary rate limit. Please wait a few minutes "
+                "before you try again.",
+            },
+        )
+    return 429, {"Retry-After": "1"}, {"message": "Too Many Requests"}
+
+
+def _handler_for(api: GitHubServer) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body go out in separate writes
+
+        def _serve(self) -> None:
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else b""
+            status, extra, data = api.handle(self.command, self.path, self.headers, body)
+            payload = b"" if data is None else json.dumps(data).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json; charset=utf-8")
+            self.send_header("Content-Length", str(len(payload)))
+            self.send_header("X-GitHub-Request-Id", f"LOOP:{api.new_id()}")
+            if "X-RateLimit-Remaining" not in extra:
+                reset = str(int(time.time()) + 3600)
+                extra = {
+                    "X-RateLimit-Limit": "5000",
+                    "X-RateLimit-Remaining": "4999",
+                    "X-RateLimit-Reset": reset,
+                    **extra,
+                }
+            for key, value in extra.items():
+                self.send_header(key, value)
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return
+
+    return Handler

@@ -1,0 +1,68 @@
+from __future__ import annotations
+
+import pytest
+
+from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_command
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("/specsnap run tier=2 seed=7", RunCommand("tier-2", 7)),
+        ("/specsnap run tier=tier-3", RunCommand("tier-3", 1)),
+        ("  /SpecSnap RUN seed=0 TIER=4  ", RunCommand("tier-4", 0)),
+        ("Looks good!\n\n/specsnap run tier=1 seed=42\nthanks", RunCommand("tier-1", 42)),
+        ("/specsnap help", HelpCommand()),
+    ],
+)
+def test_commands_are_read(body: str, expected: object) -> None:
+    assert parse_command(body) == expected
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "",
+        "LGTM",
+        "please run /specsnap run tier=2 later",  # not at the start of a line
+        "> /specsnap run tier=2 seed=7",  # a quote of someone else's command
+        "```\n/specsnap run tier=2\n```",  # a code block
+        "/specsnapper run tier=2",
+    ],
+)
+def test_comments_without_a_command_are_not_for_us(body: str) -> None:
+    assert parse_command(body) is None
+
+
+@pytest.mark.parametrize(
+    ("body", "says"),
+    [
+        ("/specsnap", "needs a command"),
+        ("/specsnap start tier=2", "unknown command `start`"),
+        ("/specsnap run", "`tier` is missing"),
+        ("/specsnap run tier=9000", "not a tier number"),
+        ("/specsnap run tier=2 seed=-1", "seed `-1`"),
+        ("/specsnap run tier=2 seed=99999999999", "seed `99999999999`"),
+        ("/specsnap run tier=2 tier=3", "`tier` is given twice"),
+        ("/specsnap run tier=2 agent=x", "unknown option `agent`"),
+        ("/specsnap run 2", "`2` is not key=value"),
+    ],
+)
+def test_malformed_commands_say_what_is_wrong_and_how_to_write_them(body: str, says: str) -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command(body)
+    assert says in str(caught.value)
+    assert "/specsnap run tier=2 seed=7" in str(caught.value)
+    assert caught.value.exit_code == 2
+
+
+def test_every_problem_is_listed_at_once() -> None:
+    with pytest.raises(CommandError) as caught:
+        parse_command("/specsnap run tier=x seed=y color=red")
+    message = str(caught.value)
+    assert "tier `x`" in message and "seed `y`" in message and "`color`" in message
+
+
+def test_a_custom_prefix() -> None:
+    assert parse_command("/eval run tier=2", prefix="/eval") == RunCommand("tier-2", 1)
+    assert parse_command("/specsnap run tier=2", prefix="/eval") is None

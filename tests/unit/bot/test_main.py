@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+import pytest
+
+from specsnap.bot.__main__ import config_from_env
+
+
+def test_every_missing_setting_is_named_at_once() -> None:
+    with pytest.raises(click.UsageError) as caught:
+        config_from_env({"SPECSNAP_APP_ID": "12"})
+    assert "SPECSNAP_APP_PRIVATE_KEY_FILE, SPECSNAP_WEBHOOK_SECRET" in str(caught.value)
+
+
+def test_the_app_id_must_be_numeric(tmp_path: Path) -> None:
+    env = {
+        "SPECSNAP_APP_ID": "my-app",
+        "SPECSNAP_APP_PRIVATE_KEY_FILE": "k",
+        "SPECSNAP_WEBHOOK_SECRET": "s",
+    }
+    with pytest.raises(click.UsageError, match="numeric"):
+        config_from_env(env)
+
+
+def test_a_complete_configuration(tmp_path: Path) -> None:
+    key = tmp_path / "app.pem"
+    key.write_text("-----BEGIN PRIVATE KEY-----\n...\n")
+    config = config_from_env(
+        {
+            "SPECSNAP_APP_ID": "12",
+            "SPECSNAP_APP_PRIVATE_KEY_FILE": str(key),
+            "SPECSNAP_WEBHOOK_SECRET": "s3cret",
+            "GITHUB_API_URL": "https://ghe.example/api/v3",
+        }
+    )
+    assert (config.app_id, config.webhook_secret, config.api_url) == (
+        12,
+        b"s3cret",
+        "https://ghe.example/api/v3",
+    )
+    assert config.private_key.startswith("-----BEGIN") and config.workflow == "specsnap.yml"
+
+
+def test_an_unreadable_key_file_is_named(tmp_path: Path) -> None:
+    env = {
+        "SPECSNAP_APP_ID": "12",
+        "SPECSNAP_APP_PRIVATE_KEY_FILE": str(tmp_path / "missing.pem"),
+        "SPECSNAP_WEBHOOK_SECRET": "s",
+    }
+    with pytest.raises(click.UsageError, match=r"missing\.pem"):
+        config_from_env(env)

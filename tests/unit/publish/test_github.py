@@ -1,0 +1,169 @@
+"""The REST layer against the loopback GitHub server, through the real PyGithub."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from specsnap.publish.checks import render_check_run
+from specsnap.publish.comment import RenderContext
+from specsnap.publish.github import (
+    ApiConfig,
+    PublishError,
+    WriteDenied,
+    connect,
+    create_check_run,
+    find_base_snapshots,
+    get_repository,
+    pull_request_info,
+    upsert_comment,
+)
+from specsnap.publish.policy import FailOn
+from specsnap.publish.snapshot import snapshot_of
+from tests.support.github_server import GitHubServer
+from tests.support.scorecards import fixture_card, many_violations
+
+REPO, HEAD = "octo/agent", "a" * 40
+MARKER = "<!-- specsnap:comment:default -->"
+
+
+@pytest.fixture
+def server() -> Iterator[GitHubServer]:
+    with GitHubServer(prefix="/api/v3", lifetime=60) as gh:  # a GitHub Enterprise-style base URL
+        gh.add_repo(REPO)
+        gh.add_token("rw-token", write=True)
+        gh.add_token("ro-token", write=False)
+        gh.add_pull(REPO, 12, HEAD)
+        yield gh
+
+
+def repo_for(server: GitHubServer, token: str = "rw-token", **config: float):
+    settings = {
+        "seconds_between_requests": 0.0,
+        "seconds_between_writes": 0.0,
+        "backoff_factor": 0.1,
+        **config,
+    }
+    return get_repository(connect(ApiConfig(server.api_url, token, **settings)), REPO)  # type: ignore[arg-type]
+
+
+def test_the_sticky_comment_is_created_once_then_edited(server: GitHubServer) -> None:
+    repo = repo_for(server)
+    server.add_comment(REPO, 12, "an unrelated comment")
+    first = upsert_comment(repo, 12, MARKER, MARKER + "\nfirst")
+    second = upsert_comment(repo, 12, MARKER, MARKER + "\nsecond")
+    assert first is not None and first.created
+    assert second is not None and not second.created and second.url == first.url
+    ours = [c for c in server.repos[REPO].comments.values() if MARKER in c["body"]]
+    assert [c["body"] for c in ours] == [MARKER + "\nsecond"]
+    assert len(server.calls("POST", r"/issues/12/comments$")) == 1
+    assert len(server.calls("PATCH", r"/issues/comments/")) == 1
+
+
+def test_the_sticky_comment_is_found_beyond_the_first_page(server: GitHubServer) -> None:
+    repo = repo_for(server)
+    for i in range(45):
+        server.add_comment(REPO, 12, f"chatter {i}")
+    upsert_comment(repo, 12, MARKER, MARKER + "\nv1")
+    for i in range(40):
+        server.add_comment(REPO, 12, f"more chatter {i}")
+    result = upsert_comment(repo, 12, MARKER, MARKER + "\nv2")
+    assert result is not None and not result.created
+    assert sum(MARKER in c["body"] for c in server.repos[REPO].comments.values()) == 1
+
+
+def test_comment_creation_can_be_left_to_failures_only(server: GitHubServer) -> None:
+    assert upsert_comment(repo_for(server), 12, MARKER, MARKER, create=False) is None
+    assert server.calls("POST", r"/comments$") == []
+
+
+def test_server_errors_and_rate_limits_are_retried(server: GitHubServer) -> None:
+    repo = repo_for(server)
+    server.fail("GET", r"/issues/12/comments$", "500")
+    server.fail("GET", r"/issues/12/comments$", "429")
+    server.fail("POST", r"/issues/12/comments$", "502")
+    server.fail("POST", r"/issues/12/comments$", "secondary_rate_limit")
+    server.fail("PATCH", r"/issues/comments/", "primary_rate_limit")
+    started = time.monotonic()
+    assert upsert_comment(repo, 12, MARKER, MARKER + "\none") is not None
+    assert upsert_comment(repo, 12, MARKER, MARKER + "\ntwo") is not None
+    statuses = [r.status for r in server.requests if "comments" in r.path]
+    assert statuses.count(500) == 1 and statuses.count(429) == 1 and statuses.count(502) == 1
+    assert statuses.count(403) == 2  # the secondary and the primary rate limit
+    assert time.monotonic() - started >= 2.0  # Retry-After: 1 (twice) and the reset were honoured
+    assert len([c for c in server.repos[REPO].comments.values()]) == 1
+
+
+def test_persistent_failure_is_an_infrastructure_error(server: GitHubServer) -> None:
+    repo = repo_for(server, retries=2)
+    server.fail("GET", r"/issues/12/comments$", "500", times=10)
+    with pytest.raises(PublishError) as caught:
+        upsert_comment(repo, 12, MARKER, MARKER)
+    assert not isinstance(caught.value, WriteDenied)
+    assert caught.value.exit_code == 3
+    assert "reading the comments of #12" in str(caught.value)
+
+
+def test_a_rate_limit_beyond_the_longest_wait_is_not_waited_out(server: GitHubServer) -> None:
+    repo = repo_for(server, max_rate_limit_wait=0.5)
+    server.fail("GET", r"/issues/12/comments$", "primary_rate_limit", times=5)
+    with pytest.raises(PublishError, match="rate limit"):
+        upsert_comment(repo, 12, MARKER, MARKER)
+
+
+def test_a_read_only_token_is_denied_writing(server: GitHubServer) -> None:
+    repo = repo_for(server, token="ro-token")
+    with pytest.raises(WriteDenied, match="Resource not accessible by integration"):
+        upsert_comment(repo, 12, MARKER, MARKER)
+
+
+def test_bad_credentials_are_an_infrastructure_error_not_a_degradation(
+    server: GitHubServer,
+) -> None:
+    with pytest.raises(PublishError) as caught:
+        repo_for(server, token="nope")
+    assert not isinstance(caught.value, WriteDenied) and "Bad credentials" in str(caught.value)
+
+
+def test_annotations_go_out_fifty_per_request(server: GitHubServer) -> None:
+    card = fixture_card("tier-2-seed-7", many_violations(118))  # 118 + 3 + 2 = 123 annotations
+    output = render_check_run(card, None, "report", RenderContext(), "SpecSnap", FailOn.NOT_PASSED)
+    url = create_check_run(repo_for(server), HEAD, output, "https://run")
+    ((run_id, run),) = server.repos[REPO].check_runs.items()
+    assert url == run["html_url"]
+    assert run["name"] == "SpecSnap (tier-2, seed 7)" and run["conclusion"] == "failure"
+    assert run["head_sha"] == HEAD and run["details_url"] == "https://run"
+    sizes = [
+        len(r.body["output"]["annotations"]) for r in server.requests if "check-runs" in r.path
+    ]
+    assert sizes == [50, 50, 23]
+    stored = server.repos[REPO].annotations[run_id]
+    assert len(stored) == 123 and stored[0]["path"] == "shipping/module_0.py"
+
+
+def test_base_scores_come_from_the_base_branch_check_runs(server: GitHubServer) -> None:
+    repo = repo_for(server)
+    base = fixture_card("tier-2-seed-7-base")
+    other = fixture_card("tier-1-seed-3")
+    output = render_check_run(base, None, "", RenderContext(), "SpecSnap", FailOn.NOT_PASSED)
+    server.add_commit(REPO, "main", "1" * 40)
+    server.add_check_run(REPO, "1" * 40, output.name, output.summary)
+    server.add_check_run(REPO, "1" * 40, "lint", "no snapshot here")
+    server.add_commit(REPO, "main", "2" * 40)  # the newest commit was not evaluated
+    found = find_base_snapshots(repo, "main", [base.key, other.key])
+    assert found == {base.key: snapshot_of(base, commit="1" * 40)}
+
+
+def test_the_base_search_stops_after_a_bounded_number_of_commits(server: GitHubServer) -> None:
+    for i in range(60):
+        server.add_commit(REPO, "main", f"{i:040d}")
+    assert find_base_snapshots(repo_for(server), "main", ["tier-2/seed-7"], commits=20) == {}
+    assert len(server.calls("GET", r"/check-runs$")) == 20
+
+
+def test_pull_request_info_fills_what_the_event_did_not_say(server: GitHubServer) -> None:
+    server.add_pull(REPO, 13, "c" * 40, base="develop", fork="someone/agent")
+    info = pull_request_info(repo_for(server), 13)
+    assert (info.head_sha, info.base_ref, info.fork) == ("c" * 40, "develop", True)

@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from specsnap.publish.limits import batches, fit_blocks, github_length, truncate
+
+
+def test_length_is_counted_in_utf16_units_like_github() -> None:
+    assert github_length("abc") == 3
+    assert github_length("✅") == 1
+    assert github_length("😀") == 2  # outside the BMP: a surrogate pair
+
+
+def test_text_that_fits_is_returned_unchanged() -> None:
+    assert truncate("short\ntext", 100, "NOTE") == "short\ntext"
+
+
+def test_truncation_keeps_whole_lines_ends_with_the_note_and_fits() -> None:
+    text = "\n".join(f"line {i:04d} " + "x" * 50 for i in range(1000))
+    out = truncate(text, 2000, "> truncated")
+    assert github_length(out) <= 2000
+    assert out.endswith("> truncated")
+    body = out.removesuffix("\n\n> truncated")
+    assert all(line in text.splitlines() for line in body.splitlines())
+
+
+def test_one_enormous_line_is_cut_inside_and_still_noted() -> None:
+    out = truncate("😀" * 5000, 300, "NOTE")
+    assert github_length(out) <= 300 and out.endswith("NOTE")
+
+
+def test_blocks_are_kept_whole_and_the_omitted_count_is_said() -> None:
+    blocks = [f"<details>\n{'y' * 900}\n</details>" for _ in range(10)]
+    out = fit_blocks("HEAD", blocks, "TAIL", 5000, "left out: {omitted}")
+    assert github_length(out) <= 5000
+    assert out.startswith("HEAD") and out.endswith("TAIL")
+    kept = out.count("<details>")
+    assert kept == out.count("</details>") and 0 < kept < 10
+    assert f"left out: {10 - kept}" in out
+
+
+def test_no_note_when_everything_fits() -> None:
+    out = fit_blocks("H", ["a", "b"], "T", 1000, "left out: {omitted}")
+    assert out == "H\n\na\n\nb\n\nT"
+
+
+def test_batches_of_fifty() -> None:
+    groups = batches(list(range(120)), 50)
+    assert [len(g) for g in groups] == [50, 50, 20]
+    assert [x for g in groups for x in g] == list(range(120))
+    assert batches([], 50) == []

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
+
+import pytest
 
 from specsnap.grading import grade_repository
 from specsnap.identity import resolve_run_as
@@ -220,3 +223,33 @@ def test_repository_without_commit_or_git_grades_zero(tier90: Tier, tmp_path: Pa
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0 and grade.head_commit is None
     assert "no commit to grade" in grade.gate["baseline_failures"][0]["outcome"]
+
+
+@pytest.mark.parametrize("namespace", [True, False], ids=["netns", "in-process-guard"])
+def test_code_under_test_cannot_reach_the_network(
+    tier90: Tier, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: bool
+) -> None:
+    from specsnap.grading import testrun
+
+    if namespace and not testrun.network_isolation_available():
+        pytest.skip("this kernel refuses network namespaces; the guard case still runs")
+    monkeypatch.setattr(testrun, "network_isolation_available", lambda: namespace)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.2)
+    port = listener.getsockname()[1]
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    init = repo / "units" / "__init__.py"
+    init.write_text(
+        init.read_text() + "\nimport socket\ntry:\n"
+        f"    socket.create_connection(('127.0.0.1', {port}), timeout=1)\n"
+        "except OSError:\n    pass\n"
+        f"try:\n    socket.socket().connect(('127.0.0.1', {port}))\nexcept OSError:\n    pass\n"
+    )
+    commit_all(repo)
+    grade, _ = scores(tier90, repo)
+    assert grade.facts["network_isolated"] is namespace
+    with pytest.raises(TimeoutError):
+        listener.accept()
+    listener.close()

@@ -76,7 +76,16 @@ def build_scorecard(
 
 
 def _session_entry(record: dict[str, Any]) -> dict[str, Any]:
-    keys = ("index", "prompt_sha256", "cutoff", "tokens", "exit", "breaches", "notes")
+    keys = (
+        "index",
+        "prompt_sha256",
+        "cutoff",
+        "tokens",
+        "tokens_reported",
+        "exit",
+        "breaches",
+        "notes",
+    )
     return {k: record[k] for k in keys if k in record}
 
 

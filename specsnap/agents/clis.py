@@ -73,6 +73,8 @@ class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
 
     name: str = "claude-code"
+    #: The meter takes this variable's place (default upstream when the caller sets none).
+    metered_env: tuple[str, str] = ("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_AUTH_TOKEN",

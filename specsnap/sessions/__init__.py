@@ -23,8 +23,10 @@ from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
 from specsnap.prompts import product_note, session_prompt
 from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
+from specsnap.sessions.metering import TokenMeter
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
+from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
     from specsnap.runs import Run
@@ -126,6 +128,7 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
         sup.arm()
     token = secrets.token_hex(16)
     env = _environment(adapter.passthrough_env, run.pass_env, invocation.env, ctx, token)
+    meter = _start_meter(adapter, run, env)
     limit = run.time_limit_s or tier.time_limit_s
     capture = OutputCapture(records)
     server.start()
@@ -137,15 +140,46 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
         sup.watcher.stop()
         server.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
+        if meter is not None:
+            meter.stop()
     duration = time.monotonic() - started
     _check_protocol(run, sup, digests)
     if not (run.sandbox / ".git").is_dir():
         notes.append("the agent deleted the repository's .git directory")
-    usage = adapter.usage(ctx, capture.stdout, capture.stderr)
+    reported = adapter.usage(ctx, capture.stdout, capture.stderr)
+    usage = _session_usage(meter, reported, notes)
     record = _record(run, index, prompt, sup, exit_info, usage, duration, notes)
+    if meter is not None:
+        record["tokens_reported"] = _tokens_dict(reported)
     _write(records, record, sup)
     _retire_home(ctx.home, records)
     return record
+
+
+def _start_meter(adapter: Any, run: Run, env: dict[str, str]) -> TokenMeter | None:
+    """Put SpecSnap's token meter between the agent and its model API, if the adapter can."""
+    spec = getattr(adapter, "metered_env", None)
+    if spec is None or run.agent_options.get("meter") == "off":
+        return None
+    variable, default_upstream = spec
+    meter = TokenMeter(env.get(variable) or default_upstream)
+    env[variable] = meter.start()
+    return meter
+
+
+def _session_usage(meter: TokenMeter | None, reported: TokenUsage, notes: list[str]) -> TokenUsage:
+    """Metered tokens where the meter saw the model's answers; else what the agent reported."""
+    if meter is None:
+        return reported
+    if meter.usage is not None:
+        counts = [(getattr(reported, k), getattr(meter.usage, k)) for k in TOKEN_KEYS]
+        if reported.source == "reported" and any(mine != theirs for mine, theirs in counts):
+            notes.append("the agent reported other token counts than the meter measured")
+        return meter.usage
+    if reported.source == "reported" and any(getattr(reported, k) for k in TOKEN_KEYS):
+        notes.append("the agent reported tokens, but no model answer passed SpecSnap's meter")
+        return TokenUsage.unknown()
+    return reported
 
 
 def _prepare_home(run: Run, index: int, prompt: str, needs_solution: bool) -> SessionContext:
@@ -306,17 +340,24 @@ def _record(
             "file": firing.file if firing and sup.reason == "source-edit" else None,
             "latency_ms": latency,
         },
-        "tokens": {
-            "input": usage.input,
-            "output": usage.output,
-            "cache_write": usage.cache_write,
-            "cache_read": usage.cache_read,
-            "source": usage.source,
-        },
+        "tokens": _tokens_dict(usage),
         "exit": exit_info,
         "breaches": sup.breaches,
         "notes": notes,
         "duration_s": round(duration, 3),
+    }
+
+
+TOKEN_KEYS = ("input", "output", "cache_write", "cache_read")
+
+
+def _tokens_dict(usage: TokenUsage) -> dict[str, Any]:
+    return {
+        "input": usage.input,
+        "output": usage.output,
+        "cache_write": usage.cache_write,
+        "cache_read": usage.cache_read,
+        "source": usage.source,
     }
 
 

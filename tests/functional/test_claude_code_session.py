@@ -102,7 +102,8 @@ def test_cutoff_fires_on_claudes_first_write_and_usage_is_scored(tmp_path: Path)
     s1, s2 = data["sessions"]
     assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", graded.stdout
     assert s1["exit"]["status"] == "cutoff"
-    assert s1["tokens"] == {
+    assert s1["tokens"] == s1["tokens_reported"] | {"source": "metered"}
+    assert s1["tokens_reported"] == {
         "input": 1200,
         "output": 80,
         "cache_write": 3000,
@@ -110,6 +111,7 @@ def test_cutoff_fires_on_claudes_first_write_and_usage_is_scored(tmp_path: Path)
         "source": "reported",
     }
     assert s2["exit"]["status"] == "completed" and not s2["cutoff"]["armed"]
+    assert s2["tokens"]["source"] == "metered" and s2["notes"] == []
     assert (s2["tokens"]["input"], s2["tokens"]["cache_read"]) == (
         second_total.input_tokens,
         second_total.cache_read_input_tokens,

@@ -29,7 +29,8 @@ def gate_reasons(gate: dict[str, Any]) -> list[str]:
             f"{v['kind']}): {v['rule']}"
         )
     for breach in gate["protocol_breaches"]:
-        reasons.append(f"protocol breach in session {breach.get('session')}: {breach.get('what')}")
+        where = f" in session {breach['session']}" if breach.get("session") else ""
+        reasons.append(f"protocol breach{where}: {breach.get('what')}")
     return reasons
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from specsnap.gitrepo import GitError, export_commit, rev_parse
 from specsnap.globs import matches
+from specsnap.grading.tamper import tamper_findings
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
 from specsnap.identity import RunAs
 from specsnap.receipt import merkle_digest
@@ -89,7 +90,8 @@ def grade_tree(
         }
         for req in tier.requirements
     ]
-    gate = build_gate(tier, run, protected_changes, violations, breaches or [])
+    breaches = [*(breaches or []), *tamper_findings(tier.wiring, export)]
+    gate = build_gate(tier, run, protected_changes, violations, breaches)
     facts = {
         "tests_collected": run.collected,
         "tests_expected": run.expected,

@@ -193,6 +193,23 @@ def test_module_printing_fake_passed_lines_cannot_raise_the_score(tier90: Tier, 
     _assert_cannot_raise(tier90, repo)
 
 
+def test_product_code_reaching_for_pytest_is_a_breach(tier90: Tier, tmp_path: Path):
+    repo = starter_repo(tier90, tmp_path / "r", ALL)
+    init = repo / "units" / "__init__.py"
+    init.write_text(
+        init.read_text() + '\n"""Tested with pytest, as prose may say."""\nimport sys\n'
+        "_runner = sys.modules.get('_pytest.runner')\n"
+    )
+    (repo / "report" / "hack.py").write_text("from _pytest import reports\n")
+    commit_all(repo)
+    grade, s = scores(tier90, repo)
+    assert s.net_retention == 0.0 and not grade.gate["protocol_ok"]
+    assert sorted(b["file"] + f":{b['line']}" for b in grade.gate["protocol_breaches"]) == [
+        "report/hack.py:1",
+        f"units/__init__.py:{len(init.read_text().splitlines())}",
+    ]
+
+
 def test_shadowing_pytest_or_stdlib_modules_does_not_work(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r")
     for name in ("pytest.py", "_pytest.py", "json.py", "pluggy.py"):

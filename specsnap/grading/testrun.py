@@ -12,6 +12,7 @@ Layout of the grading workspace (outside the sandbox):
 from __future__ import annotations
 
 import contextlib
+import importlib.util
 import json
 import os
 import shutil
@@ -21,10 +22,6 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from pathlib import Path
-
-import pluggy
-import pytest
-import pytest_timeout
 
 from specsnap.errors import InfrastructureError
 from specsnap.identity import RunAs, give_to, python_for
@@ -130,15 +127,18 @@ def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
 
 
 def _grader_paths() -> list[str]:
-    # The directories holding the grader's own pytest and its dependencies, nothing else.
-    modules = (pytest, pluggy, pytest_timeout)
-    paths = {str(Path(m.__file__ or "").resolve().parent.parent) for m in modules}
-    import _pytest
-    import iniconfig
-    import packaging
+    """The directories holding the grader's own pytest and its dependencies, nothing else.
 
-    for module in (_pytest, iniconfig, packaging):
-        paths.add(str(Path(module.__file__ or "").resolve().parent.parent))
+    Found with find_spec, without importing them (importing pytest alone costs ~0.1 s).
+    """
+    paths = set()
+    for name in ("pytest", "_pytest", "pluggy", "pytest_timeout", "iniconfig", "packaging"):
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise InfrastructureError(f"the grader needs {name!r}, which is not installed")
+        origin = Path(spec.origin).resolve()
+        package_dir = origin.parent if origin.name == "__init__.py" else origin
+        paths.add(str(package_dir.parent))
     return sorted(paths)
 
 

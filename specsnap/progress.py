@@ -14,8 +14,9 @@ from specsnap.report import render_summary
 from specsnap.runs import grade_run, load_run, prepare_run, run_session
 
 
-def _live(label: str, work: Any) -> Any:
-    """Run `work()` while showing `label` and the elapsed time (updated in place on a TTY)."""
+def _live(label: str, work: Any, status: dict[str, str] | None = None) -> Any:
+    """Run `work()` while showing `label`, the elapsed time and `status["text"]` (in place on a
+    TTY)."""
     result: dict[str, Any] = {}
 
     def target() -> None:
@@ -33,7 +34,9 @@ def _live(label: str, work: Any) -> Any:
     while thread.is_alive():
         thread.join(0.2)
         if tty:
-            click.echo(f"\r{label} … {time.monotonic() - started:5.1f}s", nl=False, err=True)
+            extra = f"  {status['text']}" if status and status.get("text") else ""
+            line = f"\r{label} … {time.monotonic() - started:5.1f}s{extra}"
+            click.echo(line, nl=False, err=True)
     if tty:
         click.echo("\r\033[K", nl=False, err=True)
     if "error" in result:
@@ -66,7 +69,16 @@ def run_with_progress(
     for index in range(1, run.tier.sessions + 1):
         if index in load_run(out).sessions_done:
             continue
-        record = _live(f"session {index}/{run.tier.sessions}", lambda i=index: run_session(out, i))
+        status = {"text": "armed" if index < run.tier.sessions else ""}
+
+        def cut(reason: str, status: dict[str, str] = status) -> None:
+            status["text"] = f"cutoff fired ({reason}), ending the agent"
+
+        record = _live(
+            f"session {index}/{run.tier.sessions}",
+            lambda i=index, c=cut: run_session(out, i, c),
+            status,
+        )
         cutoff = record["cutoff"]
         fired = (
             f"cutoff fired on {cutoff['file'] or cutoff['reason']}"

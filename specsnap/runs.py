@@ -15,6 +15,7 @@ import json
 import os
 import shutil
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -161,13 +162,15 @@ def require_session_order(run: Run, index: int) -> None:
         raise UsageError(f"session {index} cannot run yet: run session {expected} first")
 
 
-def run_session(run_dir: Path, index: int) -> dict[str, Any]:
+def run_session(
+    run_dir: Path, index: int, on_cutoff: Callable[[str], None] | None = None
+) -> dict[str, Any]:
     """Run session `index` of the prepared run (see specsnap.sessions)."""
     from specsnap.sessions import run_agent_session
 
     run = load_run(run_dir)
     require_session_order(run, index)
-    record = run_agent_session(run, index)
+    record = run_agent_session(run, index, on_cutoff)
     replace(run, sessions_done=[*run.sessions_done, index]).save()
     return record
 

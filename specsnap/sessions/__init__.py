@@ -13,6 +13,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,10 @@ BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 class Supervisor:
     """Holds the state one session's threads share: arming, firing, commits seen."""
 
-    def __init__(self, run: Run, index: int) -> None:
+    def __init__(
+        self, run: Run, index: int, on_cutoff: Callable[[str], None] | None = None
+    ) -> None:
+        self.on_cutoff = on_cutoff
         self.run = run
         self.index = index
         tier = run.tier
@@ -73,6 +77,8 @@ class Supervisor:
             self.reason = reason
         frozen = freeze(self.marks) if self.marks is not None else None
         self.stopped.set()
+        if self.on_cutoff is not None:
+            self.on_cutoff(reason)
         return frozen
 
     def _on_fire(self, firing: Firing) -> int | None:
@@ -100,8 +106,13 @@ class Supervisor:
         return 0, ""
 
 
-def run_agent_session(run: Run, index: int) -> dict[str, Any]:
-    """Run session `index`; returns (and writes) its record, whatever the agent did."""
+def run_agent_session(
+    run: Run, index: int, on_cutoff: Callable[[str], None] | None = None
+) -> dict[str, Any]:
+    """Run session `index`; returns (and writes) its record, whatever the agent did.
+
+    `on_cutoff(reason)` is called, on the watcher's thread, right after the agent is frozen.
+    """
     tier = run.tier
     adapter = get_agent(run.agent)
     run_as = resolve_run_as()
@@ -118,7 +129,7 @@ def run_agent_session(run: Run, index: int) -> dict[str, Any]:
     give_to(ctx.home, run_as)
     give_to(run.sandbox, run_as)
 
-    sup = Supervisor(run, index)
+    sup = Supervisor(run, index, on_cutoff)
     ctl_dir = Path(tempfile.mkdtemp(prefix="specsnap-ctl-"))
     ctl_dir.chmod(0o711)
     server = ControlServer(ctl_dir / "hooks.sock", sup.on_hook)

@@ -131,10 +131,8 @@ def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
     )
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    assert {v["kind"] for v in grade.gate["wiring_violations"]} == {"static", "dynamic"} or {
-        v["kind"] for v in grade.gate["wiring_violations"]
-    } == {"dynamic"}
-    assert any(v["imported"] == "report" for v in grade.gate["wiring_violations"])
+    found = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
+    assert ("units.convert", "report", "dynamic") in found
 
 
 # --- the agent tries to fake its score --------------------------------------------------------

@@ -25,7 +25,7 @@ class Harness:
         self.fired.set()
         return time.monotonic_ns()
 
-    def fires(self, timeout: float = 0.5) -> bool:
+    def fires(self, timeout: float = 5.0) -> bool:
         return self.fired.wait(timeout)
 
 

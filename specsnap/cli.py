@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 import traceback
@@ -31,6 +32,7 @@ def _fail(exc: BaseException) -> None:
 def _guard(func: Callable[..., Any]) -> Callable[..., Any]:
     """Expected failures print one clear message and exit with their code (no traceback)."""
 
+    @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
@@ -40,8 +42,6 @@ def _guard(func: Callable[..., Any]) -> Callable[..., Any]:
             click.echo("interrupted", err=True)
             sys.exit(130)
 
-    wrapper.__name__ = func.__name__
-    wrapper.__doc__ = func.__doc__
     return wrapper
 
 

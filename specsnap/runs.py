@@ -183,6 +183,11 @@ def session_records(run: Run) -> list[dict[str, Any]]:
     return records
 
 
+def session_breaches(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every protocol breach the sessions recorded, in session order."""
+    return [breach for record in records for breach in record.get("breaches", [])]
+
+
 def grade_run(run_dir: Path) -> dict[str, Any]:
     """Grade HEAD of the run's sandbox; writes scorecard.json and scorecard.md."""
     run = load_run(run_dir)
@@ -191,7 +196,7 @@ def grade_run(run_dir: Path) -> dict[str, Any]:
     if missing:
         raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
     records = session_records(run)
-    breaches = [b for record in records for b in record.get("breaches", [])]
+    breaches = session_breaches(records)
     started = time.monotonic()
     grade = grade_repository(tier, run.sandbox, resolve_run_as(), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)

@@ -26,11 +26,6 @@ if TYPE_CHECKING:
 SCHEMA_VERSION = 1
 
 
-def tokens_of(record: dict[str, Any]) -> TokenUsage:
-    t = record["tokens"]
-    return TokenUsage(t["input"], t["output"], t["cache_write"], t["cache_read"], t["source"])
-
-
 def build_scorecard(
     run: Run, tier: Tier, records: list[dict[str, Any]], grade: Grade, grading_s: float
 ) -> dict[str, Any]:
@@ -39,7 +34,7 @@ def build_scorecard(
     scores = compute_scores(
         grade.passed_flags,
         grade.gate["holds"],
-        [tokens_of(r) for r in records],
+        [TokenUsage.from_dict(r["tokens"]) for r in records],
         budget,
         tier.pass_threshold,
     )

@@ -78,10 +78,6 @@ class Tier:
     wiring: Wiring
 
     @property
-    def number(self) -> int:
-        return int(self.id.split("-", 1)[1])
-
-    @property
     def solution_original(self) -> Path:
         return self.root / "solution-original"
 

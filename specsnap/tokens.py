@@ -1,10 +1,12 @@
-"""Token usage of a session, and the effective-token arithmetic of SPEC §2."""
+"""Token usage of a session, as SPEC §2 counts it."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 TOKEN_SOURCES = ("metered", "reported", "unknown")
+TOKEN_KEYS = ("input", "output", "cache_write", "cache_read")
 
 
 @dataclass(frozen=True)
@@ -20,6 +22,19 @@ class TokenUsage:
     @classmethod
     def unknown(cls) -> TokenUsage:
         return cls(source="unknown")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TokenUsage:
+        """The inverse of `as_dict` (a session record's `tokens`)."""
+        return cls(
+            data["input"], data["output"], data["cache_write"], data["cache_read"], data["source"]
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in (*TOKEN_KEYS, "source")}
+
+    def counts(self) -> tuple[int, int, int, int]:
+        return (self.input, self.output, self.cache_write, self.cache_read)
 
     def __add__(self, other: TokenUsage) -> TokenUsage:
         source = self.source if self.source == other.source else "unknown"

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from specsnap.gitrepo import create_baseline, git
+from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
 from specsnap.grading import Grade, grade_repository
 from specsnap.identity import resolve_run_as
 from specsnap.runs import prepare_run
@@ -45,16 +45,8 @@ def build_repository(tier: Tier, dest: Path, patches: Iterable[Path]) -> Path:
         applied = True
     if applied:
         git(dest, "add", "-A")
-        git(dest, "commit", "-q", "--no-verify", "-m", "Reference", env=_IDENTITY)
+        git(dest, "commit", "-q", "--no-verify", "-m", "Reference", env=BASELINE_IDENTITY)
     return dest
-
-
-_IDENTITY = {
-    "GIT_AUTHOR_NAME": "v",
-    "GIT_AUTHOR_EMAIL": "v@v",
-    "GIT_COMMITTER_NAME": "v",
-    "GIT_COMMITTER_EMAIL": "v@v",
-}
 
 
 def requirement_patches(tier: Tier, ids: Iterable[str], original: bool = False) -> list[Path]:
@@ -115,7 +107,7 @@ def validate_tier(tier_ref: str, echo: Echo = print) -> ValidationReport:
         check(
             all(full.passed_flags) and full.gate["holds"],
             f"reference: raw {_pct(full)}, net {_pct(full) if full.gate['holds'] else '0%'}"
-            f"{_why(full)}{_failing(tier, full)}",
+            f"{_why(full)}{_failing(full)}",
         )
 
         for req in tier.requirements:
@@ -175,6 +167,6 @@ def _why(grade: Grade) -> str:
     return " [gate: " + "; ".join(parts) + "]"
 
 
-def _failing(tier: Tier, grade: Grade) -> str:
+def _failing(grade: Grade) -> str:
     failing = [r["id"] for r in grade.requirements if not r["passed"]]
     return f" failing: {failing}" if failing else ""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -35,11 +34,3 @@ def tmp_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path.chmod(0o711)
     yield path
     shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture
-def clean_env() -> Iterator[None]:
-    saved = dict(os.environ)
-    yield
-    os.environ.clear()
-    os.environ.update(saved)

@@ -3,12 +3,9 @@ group, the cutoff, and every record kept outside the sandbox in RUN_DIR/sessions
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import secrets
 import shutil
-import signal
 import subprocess
 import tempfile
 import threading
@@ -27,6 +24,7 @@ from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.metering import TokenMeter
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
+from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
@@ -146,7 +144,7 @@ def run_agent_session(
     sup.watcher.start()
     started = time.monotonic()
     try:
-        exit_info, notes = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
+        exit, notes = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
     finally:
         sup.watcher.stop()
         server.stop()
@@ -159,10 +157,10 @@ def run_agent_session(
         notes.append("the agent deleted the repository's .git directory")
     reported = adapter.usage(ctx, capture.stdout, capture.stderr)
     usage = _session_usage(meter, reported, notes)
-    record = _record(run, index, prompt, sup, exit_info, usage, duration, notes)
+    record = session_record(sup, prompt, exit, usage, duration, notes)
     if meter is not None:
-        record["tokens_reported"] = _tokens_dict(reported)
-    _write(records, record, sup)
+        record["tokens_reported"] = reported.as_dict()
+    write_records(records, record, sup)
     _retire_home(ctx.home, records)
     return record
 
@@ -183,11 +181,10 @@ def _session_usage(meter: TokenMeter | None, reported: TokenUsage, notes: list[s
     if meter is None:
         return reported
     if meter.usage is not None:
-        counts = [(getattr(reported, k), getattr(meter.usage, k)) for k in TOKEN_KEYS]
-        if reported.source == "reported" and any(mine != theirs for mine, theirs in counts):
+        if reported.source == "reported" and reported.counts() != meter.usage.counts():
             notes.append("the agent reported other token counts than the meter measured")
         return meter.usage
-    if reported.source == "reported" and any(getattr(reported, k) for k in TOKEN_KEYS):
+    if reported.source == "reported" and any(reported.counts()):
         notes.append("the agent reported tokens, but no model answer passed SpecSnap's meter")
         return TokenUsage.unknown()
     return reported
@@ -267,7 +264,7 @@ def _supervise(
     if timed_out:
         notes.append(f"the session hit its time limit of {limit}s")
     notes += capture.notes()
-    return _exit_info(proc.returncode, sup.reason, timed_out), notes
+    return exit_info(proc.returncode, sup.reason, timed_out), notes
 
 
 def _retire_home(home: Path, records: Path) -> None:
@@ -301,16 +298,6 @@ def _environment(
     return env
 
 
-def _exit_info(code: int, reason: str | None, timed_out: bool) -> dict[str, Any]:
-    """How the session ended. When SpecSnap ended it (cutoff, time limit), the agent's exit
-    code only tells which of SpecSnap's signals landed first, so it is not recorded."""
-    if reason is not None or timed_out:
-        return {"status": "cutoff" if reason else "timeout", "code": None, "signal": None}
-    signal_name = signal.Signals(-code).name if code < 0 else None
-    status = "completed" if code == 0 else "crashed"
-    return {"status": status, "code": code, "signal": signal_name}
-
-
 def _check_protocol(run: Run, sup: Supervisor, digests: dict[str, str]) -> None:
     """Record hook tampering and any commit that landed while the cutoff was armed."""
     if not (run.sandbox / ".git").is_dir():
@@ -324,85 +311,3 @@ def _check_protocol(run: Run, sup: Supervisor, digests: dict[str, str]) -> None:
                 sup.breaches.append(
                     {"session": sup.index, "what": f"commit {commit[:12]} landed while armed"}
                 )
-
-
-def _record(
-    run: Run,
-    index: int,
-    prompt: str,
-    sup: Supervisor,
-    exit_info: dict[str, Any],
-    usage: Any,
-    duration: float,
-    notes: list[str],
-) -> dict[str, Any]:
-    firing = sup.watcher.firing
-    latency = None
-    if sup.reason == "source-edit" and firing is not None:
-        latency = round((firing.frozen_ns - firing.detected_ns) / 1e6, 3)
-    return {
-        "index": index,
-        "agent": run.agent,
-        "prompt_sha256": hashlib.sha256(prompt.encode()).hexdigest(),
-        "cutoff": {
-            "armed": sup.watcher.armed,
-            "fired": sup.reason is not None,
-            "reason": sup.reason,
-            "file": firing.file if firing and sup.reason == "source-edit" else None,
-            "latency_ms": latency,
-        },
-        "tokens": _tokens_dict(usage),
-        "exit": exit_info,
-        "breaches": sup.breaches,
-        "notes": notes,
-        "duration_s": round(duration, 3),
-    }
-
-
-TOKEN_KEYS = ("input", "output", "cache_write", "cache_read")
-
-
-def _tokens_dict(usage: TokenUsage) -> dict[str, Any]:
-    return {
-        "input": usage.input,
-        "output": usage.output,
-        "cache_write": usage.cache_write,
-        "cache_read": usage.cache_read,
-        "source": usage.source,
-    }
-
-
-def _write(records: Path, record: dict[str, Any], sup: Supervisor) -> None:
-    firing = sup.watcher.firing
-    cutoff: dict[str, Any] = {
-        "armed": sup.watcher.armed,
-        "armed_after_ms": (
-            round((sup.watcher.armed_at_ns - sup.started_ns) / 1e6, 3)
-            if sup.watcher.armed_at_ns
-            else None
-        ),
-        "fired": sup.reason is not None,
-        "reason": sup.reason,
-        "product_note_delivered": sup.note_delivered if sup.arm_on_commit else None,
-    }
-    if firing is not None:
-        cutoff.update(
-            file=firing.file,
-            change=firing.change,
-            sha256_before=firing.sha256_before,
-            sha256_after=firing.sha256_after,
-            write_mtime_ns=firing.mtime_ns,
-            detected_monotonic_ns=firing.detected_ns,
-            frozen_monotonic_ns=firing.frozen_ns,
-            frozen_wall_ns=firing.frozen_wall_ns,
-            latency_ms=round((firing.frozen_ns - firing.detected_ns) / 1e6, 3),
-            write_to_freeze_ms=(
-                round((firing.frozen_wall_ns - firing.mtime_ns) / 1e6, 3)
-                if firing.mtime_ns
-                else None
-            ),
-            written_between=firing.written_between,
-            written_after=firing.written_after,
-        )
-    (records / "cutoff.json").write_text(json.dumps(cutoff, indent=2) + "\n")
-    (records / "session.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import socket
 import socketserver
 import threading
 from collections.abc import Callable
@@ -117,15 +116,3 @@ class ControlServer:
         self._server.shutdown()
         self._server.server_close()
         self.path.unlink(missing_ok=True)
-
-
-def ask(path: Path, hook: str) -> tuple[int, str]:
-    """Talk to a ControlServer as a hook would (used by tests and tools)."""
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
-        conn.connect(str(path))
-        conn.sendall(hook.encode() + b"\n")
-        data = b""
-        while chunk := conn.recv(65536):
-            data += chunk
-    code, _, text = data.partition(b"\n")
-    return int(code), text.decode()

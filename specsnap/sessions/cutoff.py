@@ -45,6 +45,11 @@ class Firing:
     written_between: list[str] = field(default_factory=list)  # other paths in the same wake-up
     written_after: list[str] = field(default_factory=list)  # events still queued after the freeze
 
+    @property
+    def latency_ms(self) -> float:
+        """Detection to freeze, in milliseconds."""
+        return round((self.frozen_ns - self.detected_ns) / 1e6, 3)
+
 
 def sha256_file(path: Path) -> str | None:
     try:

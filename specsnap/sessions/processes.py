@@ -26,15 +26,15 @@ class SessionMarks:
         return f"SPECSNAP_SESSION={self.token}".encode()
 
 
-def _stat_fields(pid: int) -> tuple[int, int] | None:
-    """(pgrp, session) of `pid`, or None if it is gone."""
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, pgrp, session) of `pid` from /proc, or None if it is gone."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as handle:
             data = handle.read()
     except OSError:
         return None
-    fields = data[data.rindex(b")") + 2 :].split()
-    return int(fields[2]), int(fields[3])
+    fields = data[data.rindex(b")") + 2 :].split()  # the name in (...) may hold spaces
+    return fields[0].decode(), int(fields[2]), int(fields[3])
 
 
 def _has_token(pid: int, entry: bytes) -> bool:
@@ -53,10 +53,10 @@ def session_pids(marks: SessionMarks) -> set[int]:
         if not name.isdigit() or int(name) == me:
             continue
         pid = int(name)
-        fields = _stat_fields(pid)
-        if fields is None:
+        stat = _stat(pid)
+        if stat is None:
             continue
-        pgrp, sid = fields
+        _, pgrp, sid = stat
         if pgrp == marks.pgid or sid == marks.pgid or _has_token(pid, marks.env_entry):
             found.add(pid)
     return found
@@ -104,12 +104,8 @@ def terminate(marks: SessionMarks, grace_s: float = 2.0) -> int:
 
 
 def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return "X"
-    return data[data.rindex(b")") + 2 : data.rindex(b")") + 3].decode()
+    stat = _stat(pid)
+    return "X" if stat is None else stat[0]
 
 
 def _is_zombie(pid: int) -> bool:

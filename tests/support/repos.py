@@ -5,20 +5,13 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from specsnap.gitrepo import create_baseline, git
+from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
 from specsnap.tiers import Tier
-
-IDENTITY = {
-    "GIT_AUTHOR_NAME": "t",
-    "GIT_AUTHOR_EMAIL": "t@t",
-    "GIT_COMMITTER_NAME": "t",
-    "GIT_COMMITTER_EMAIL": "t@t",
-}
 
 
 def commit_all(repo: Path, message: str = "work") -> None:
     git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=IDENTITY)
+    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=BASELINE_IDENTITY)
 
 
 def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None) -> Path:

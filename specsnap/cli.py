@@ -249,15 +249,18 @@ def tiers_show(tier: str, seed: int) -> None:
 
 @tiers.command("validate")
 @click.argument("tier", required=False)
+@click.option("--seeds", default=5, show_default=True, type=click.IntRange(1, 100),
+              help="How many seeds (0..N-1) to prove the tier with.")
 @_guard
-def tiers_validate(tier: str | None) -> None:
-    """Prove a tier (or every tier) sound: reference, starter, each requirement alone."""
+def tiers_validate(tier: str | None, seeds: int) -> None:
+    """Prove a tier (or every tier) sound over several seeds: reference, starter, each
+    requirement alone, and no seed's reference carrying over to another's values."""
     from specsnap.tiers import list_tiers
     from specsnap.validation import validate_tier
 
     ok = True
     for tier_id in [tier] if tier else list_tiers():
-        report = validate_tier(tier_id, echo=click.echo)
+        report = validate_tier(tier_id, seeds=seeds, echo=click.echo)
         ok = ok and report.ok
     sys.exit(0 if ok else 1)
 

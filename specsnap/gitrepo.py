@@ -46,6 +46,8 @@ def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": "/dev/null",
         "GIT_TERMINAL_PROMPT": "0",
+        # Replace refs would let a repository show another commit's content under HEAD's id.
+        "GIT_NO_REPLACE_OBJECTS": "1",
         "LC_ALL": "C",
     }
     env.update(extra or {})

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
+from specsnap.params import render, values_for
 from specsnap.tiers import Requirement, Tier
 
 CONTINUATION_PROMPT = (
@@ -20,27 +22,37 @@ def sprint_order(tier: Tier, seed: int) -> list[Requirement]:
 
 
 def render_sprint(tier: Tier, seed: int) -> str:
-    """The sprint as the agent reads it: title, preamble and numbered requirements."""
-    parts = [f"## {tier.sprint_title}", "", tier.sprint_preamble, ""]
+    """The sprint as the agent reads it: title, preamble and numbered requirements, with the
+    values the seed drew."""
+    values = values_for(tier, seed)
+    parts = [f"## {tier.sprint_title}", "", _render(tier.sprint_preamble, values), ""]
     for number, req in enumerate(sprint_order(tier, seed), start=1):
-        parts += [f"### {number}. {req.title} ({req.id})", "", req.text, ""]
+        title = _render(req.title, values)
+        parts += [f"### {number}. {title} ({req.id})", "", _render(req.text, values), ""]
     return "\n".join(parts).rstrip() + "\n"
 
 
 def session_prompt(tier: Tier, seed: int, index: int) -> str:
     """The exact prompt of session `index` (1-based)."""
+    values = values_for(tier, seed)
     if index == 1:
+        prompt = _render(tier.session1_prompt, values)
         if tier.cutoff_arm == "baseline_commit":
-            return tier.session1_prompt  # the sprint arrives later, as the product note
-        return tier.session1_prompt.replace("{sprint}", render_sprint(tier, seed))
+            return prompt  # the sprint arrives later, as the product note
+        return prompt.replace("{sprint}", render_sprint(tier, seed))
     amendment = tier.amendment_for(index)
     if amendment is None:
         return CONTINUATION_PROMPT
-    return f"{CONTINUATION_PROMPT}\n\n{amendment.text}\n"
+    return f"{CONTINUATION_PROMPT}\n\n{_render(amendment.text, values)}\n"
 
 
 def product_note(tier: Tier, seed: int) -> str | None:
     """Tier 1's mid-session product note, delivered after the baseline commit; else None."""
     if tier.product_note is None:
         return None
-    return tier.product_note.replace("{sprint}", render_sprint(tier, seed))
+    note = _render(tier.product_note, values_for(tier, seed))
+    return note.replace("{sprint}", render_sprint(tier, seed))
+
+
+def _render(text: str, values: dict[str, Any]) -> str:
+    return render(text, values)

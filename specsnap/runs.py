@@ -25,6 +25,7 @@ from specsnap.errors import UsageError
 from specsnap.gitrepo import create_baseline, git
 from specsnap.grading import grade_repository
 from specsnap.identity import can_execute, resolve_run_as
+from specsnap.params import values_for
 from specsnap.receipt import tier_digest
 from specsnap.scorecard import build_scorecard, write_scorecard
 from specsnap.tiers import Tier, load_tier
@@ -198,7 +199,7 @@ def grade_run(run_dir: Path) -> dict[str, Any]:
     records = session_records(run)
     breaches = session_breaches(records)
     started = time.monotonic()
-    grade = grade_repository(tier, run.sandbox, resolve_run_as(), breaches)
+    grade = grade_repository(tier, run.sandbox, values_for(tier, run.seed), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
     write_scorecard(card, run_dir)
     return card

@@ -14,6 +14,7 @@ import jsonschema
 import yaml
 
 from specsnap.errors import InputError, Problem, UsageError
+from specsnap.params import Param, param_from_spec, placeholders, values_for
 from specsnap.wiring import Wiring, load_wiring
 
 SCHEMA_FILES = {"tier": "tier.schema.json", "scorecard": "scorecard.schema.json"}
@@ -36,6 +37,7 @@ class Requirement:
     text: str
     tests: tuple[str, ...]
     depends_on: tuple[str, ...]
+    params: tuple[Param, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -143,7 +145,11 @@ def _load_tier_dir(root: Path) -> Tier:
     problems = _semantic_problems(data, root, str(manifest))
     if problems:
         raise InputError(problems)
-    return _build(data, root)
+    tier = _build(data, root)
+    problems = _template_problems(tier, str(manifest))
+    if problems:
+        raise InputError(problems)
+    return tier
 
 
 def schema_problems(data: Any, schema: dict[str, Any], file: str) -> list[Problem]:
@@ -220,6 +226,35 @@ def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Prob
                 problem(f"amendments.{i}.amends", dep, "the id of a requirement")
     if not (root / data["starter"] / "wiring.yaml").is_file():
         problem("starter", data["starter"], "a starter holding wiring.yaml")
+    declared: dict[str, str] = {}
+    for i, req in enumerate(data["requirements"]):
+        for name in req.get("params", {}):
+            if name in declared:
+                problem(f"requirements.{i}.params.{name}", name, f"a name not also used by {declared[name]}")
+            declared[name] = req["id"]
+    return problems
+
+
+def _template_problems(tier: Tier, file: str) -> list[Problem]:
+    """Every `${name}` in the tier's texts must name a drawn or derived value."""
+    try:
+        known = set(values_for(tier, 0))
+    except Exception as exc:  # the tier's own parameters.py failed: say where
+        return [Problem(str(tier.root / "parameters.py"), "derive", repr(exc), "a working derive()")]
+    texts = {
+        "sprint.preamble": tier.sprint_preamble,
+        "prompts.session_1": tier.session1_prompt,
+        "prompts.product_note": tier.product_note or "",
+    }
+    for i, req in enumerate(tier.requirements):
+        texts[f"requirements.{i}.text"] = req.text
+        texts[f"requirements.{i}.title"] = req.title
+    for i, amendment in enumerate(tier.amendments):
+        texts[f"amendments.{i}.text"] = amendment.text
+    problems = []
+    for key, text in texts.items():
+        for name in sorted(placeholders(text) - known):
+            problems.append(Problem(file, key, "${" + name + "}", "a declared or derived value"))
     return problems
 
 
@@ -264,6 +299,7 @@ def _build(data: dict[str, Any], root: Path) -> Tier:
                 text=r["text"].strip(),
                 tests=tuple(r["tests"]),
                 depends_on=tuple(r.get("depends_on", [])),
+                params=tuple(param_from_spec(k, v) for k, v in r.get("params", {}).items()),
             )
             for r in data["requirements"]
         ),

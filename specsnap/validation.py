@@ -9,16 +9,15 @@ requirement.
 
 from __future__ import annotations
 
-import shutil
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
 from specsnap.grading import Grade, grade_repository
-from specsnap.identity import resolve_run_as
+from specsnap.params import draw, values_for
 from specsnap.runs import prepare_run
+from specsnap.solutions import build_repository, requirement_patches
 from specsnap.tiers import Tier, load_tier
 
 Echo = Callable[[str], None]
@@ -35,42 +34,20 @@ class ValidationReport:
         return not self.failures
 
 
-def build_repository(tier: Tier, dest: Path, patches: Iterable[Path]) -> Path:
-    """A git repository of the starter with `patches` applied and committed."""
-    shutil.copytree(tier.starter, dest, ignore=shutil.ignore_patterns("__pycache__"))
-    create_baseline(dest, "Baseline")
-    applied = False
-    for patch in patches:
-        git(dest, "apply", "--3way", "--whitespace=nowarn", str(patch))
-        applied = True
-    if applied:
-        git(dest, "add", "-A")
-        git(dest, "commit", "-q", "--no-verify", "-m", "Reference", env=BASELINE_IDENTITY)
-    return dest
-
-
-def requirement_patches(tier: Tier, ids: Iterable[str], original: bool = False) -> list[Path]:
-    """Patch files for `ids` (and their dependencies) in tier order, BASELINE first if any."""
-    wanted = set(ids)
-    for req_id in list(wanted):
-        wanted |= set(tier.requirement(req_id).depends_on)
-    patches = (
-        [tier.solution / "BASELINE.patch"] if (tier.solution / "BASELINE.patch").exists() else []
-    )
-    for req in tier.requirements:
-        if req.id in wanted:
-            alt = tier.solution_original / f"{req.id}.patch"
-            patches.append(alt if original and alt.exists() else tier.solution / f"{req.id}.patch")
-    return patches
-
-
-def validate_tier(tier_ref: str, echo: Echo = print) -> ValidationReport:
-    """Run every soundness check of one tier, printing the evidence as it goes."""
+def validate_tier(tier_ref: str, seeds: int = 5, echo: Echo = print) -> ValidationReport:
+    """Run every soundness check of one tier over `seeds` seeds, printing the evidence."""
     tier = load_tier(tier_ref)
     report = ValidationReport(tier.id)
-    run_as = resolve_run_as()
     all_ids = [r.id for r in tier.requirements]
-    echo(f"{tier.id}: {len(all_ids)} requirements, {tier.sessions} sessions")
+    draws: dict[int, dict[str, object]] = {}
+    for seed in range(seeds):
+        drawn = draw(tier, seed)
+        if drawn not in draws.values():
+            draws[seed] = drawn
+    echo(
+        f"{tier.id}: {len(all_ids)} requirements, {tier.sessions} sessions, "
+        f"{len(draws)} distinct draws from seeds 0..{seeds - 1}"
+    )
 
     def check(ok: bool, what: str) -> None:
         report.checks += 1
@@ -81,58 +58,98 @@ def validate_tier(tier_ref: str, echo: Echo = print) -> ValidationReport:
     with tempfile.TemporaryDirectory(prefix="specsnap-validate-") as tmp:
         root = Path(tmp)
         root.chmod(0o711)  # sessions and test runs may use an unprivileged account
+        built: dict[str, Path] = {}
 
-        def graded(name: str, patches: list[Path]) -> Grade:
-            return grade_repository(tier, build_repository(tier, root / name, patches), run_as)
+        def graded(name: str, patches: list[Path], patch_seed: int, grade_seed: int) -> Grade:
+            key = f"{name}-{patch_seed}"
+            if key not in built:
+                values = values_for(tier, patch_seed)
+                built[key] = build_repository(tier, root / key, patches, values)
+            return grade_repository(tier, built[key], values_for(tier, grade_seed))
 
         for path in sorted(tier.solution.glob("*.patch")):
             if path.stem != "BASELINE" and path.stem not in all_ids:
                 check(False, f"solution/{path.name} belongs to no requirement")
         _check_sandbox(tier, root / "run", check)
 
-        starter = graded("starter", [])
-        gate_needed = tier.cutoff_arm == "session_start"
-        check(not any(starter.passed_flags), f"starter: raw {_pct(starter)} (expected 0%)")
-        if gate_needed:
-            check(starter.gate["holds"], f"starter: gate holds{_why(starter)}")
-        else:
-            check(not starter.gate["baseline_ok"], "starter: baseline fails until TASK.md is done")
-            base = graded("baseline", requirement_patches(tier, []))
-            check(
-                not any(base.passed_flags) and base.gate["holds"],
-                f"starter + BASELINE: raw {_pct(base)}, gate holds{_why(base)}",
-            )
+        for seed in draws:
+            echo(f" seed {seed}: {_describe(draws[seed])}")
+            _check_seed(tier, seed, graded, check)
 
-        full = graded("reference", requirement_patches(tier, all_ids))
-        check(
-            all(full.passed_flags) and full.gate["holds"],
-            f"reference: raw {_pct(full)}, net {_pct(full) if full.gate['holds'] else '0%'}"
-            f"{_why(full)}{_failing(full)}",
-        )
-
-        for req in tier.requirements:
-            expected = {req.id, *req.depends_on}
-            alone = graded(f"alone-{req.id}", requirement_patches(tier, [req.id]))
-            got = {tier.requirements[i].id for i, p in enumerate(alone.passed_flags) if p}
-            check(
-                got == expected and alone.gate["holds"],
-                f"{req.id} alone: passes {sorted(got) or 'nothing'}"
-                f" (expected {sorted(expected)}){_why(alone)}",
-            )
-
-        if tier.amendments:
-            amended = {i for a in tier.amendments for i in a.amends}
-            orig = graded("original-contract", requirement_patches(tier, all_ids, original=True))
-            got = {tier.requirements[i].id for i, p in enumerate(orig.passed_flags) if p}
-            check(
-                got == set(all_ids) - amended and orig.gate["holds"],
-                f"original contract: fails exactly the amended {sorted(amended)}; "
-                f"passes {len(got)}/{len(all_ids)}{_why(orig)}",
-            )
+        for a in draws:
+            for b in draws:
+                if a == b:
+                    continue
+                changed = {
+                    r.id for r in tier.requirements
+                    if any(draws[a][p.name] != draws[b][p.name] for p in r.params)
+                }
+                if not changed:
+                    continue
+                cross = graded("reference", requirement_patches(tier, all_ids), a, b)
+                passed = {tier.requirements[i].id for i, p in enumerate(cross.passed_flags) if p}
+                carried = sorted(changed & passed)
+                check(
+                    not carried,
+                    f"seed {a}'s reference graded for seed {b}: fails the {len(changed)} "
+                    f"requirement(s) whose values differ"
+                    + (f" — but passes {carried}" if carried else ""),
+                )
 
     verdict = "valid" if report.ok else f"INVALID ({len(report.failures)} failed)"
     echo(f"{tier.id}: {report.checks} checks, {verdict}")
     return report
+
+
+def _check_seed(
+    tier: Tier,
+    seed: int,
+    graded: Callable[[str, list[Path], int, int], Grade],
+    check: Callable[[bool, str], None],
+) -> None:
+    """Starter 0%, reference 100%, each requirement alone exactly itself, under one seed."""
+    all_ids = [r.id for r in tier.requirements]
+    starter = graded("starter", [], seed, seed)
+    check(not any(starter.passed_flags), f"starter: raw {_pct(starter)} (expected 0%)")
+    if tier.cutoff_arm == "session_start":
+        check(starter.gate["holds"], f"starter: gate holds{_why(starter)}")
+    else:
+        check(not starter.gate["baseline_ok"], "starter: baseline fails until TASK.md is done")
+        base = graded("baseline", requirement_patches(tier, []), seed, seed)
+        check(
+            not any(base.passed_flags) and base.gate["holds"],
+            f"starter + BASELINE: raw {_pct(base)}, gate holds{_why(base)}",
+        )
+    full = graded("reference", requirement_patches(tier, all_ids), seed, seed)
+    check(
+        all(full.passed_flags) and full.gate["holds"],
+        f"reference: raw {_pct(full)}, net {_pct(full) if full.gate['holds'] else '0%'}"
+        f"{_why(full)}{_failing(full)}",
+    )
+    for req in tier.requirements:
+        expected = {req.id, *req.depends_on}
+        alone = graded(f"alone-{req.id}", requirement_patches(tier, [req.id]), seed, seed)
+        got = {tier.requirements[i].id for i, p in enumerate(alone.passed_flags) if p}
+        check(
+            got == expected and alone.gate["holds"],
+            f"{req.id} alone: passes {sorted(got) or 'nothing'}"
+            f" (expected {sorted(expected)}){_why(alone)}",
+        )
+    if tier.amendments:
+        amended = {i for a in tier.amendments for i in a.amends}
+        orig = graded(
+            "original-contract", requirement_patches(tier, all_ids, original=True), seed, seed
+        )
+        got = {tier.requirements[i].id for i, p in enumerate(orig.passed_flags) if p}
+        check(
+            got == set(all_ids) - amended and orig.gate["holds"],
+            f"original contract: fails exactly the amended {sorted(amended)}; "
+            f"passes {len(got)}/{len(all_ids)}{_why(orig)}",
+        )
+
+
+def _describe(drawn: dict[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in drawn.items()) or "(no seeded values)"
 
 
 def _check_sandbox(tier: Tier, run_dir: Path, check: Callable[[bool, str], None]) -> None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from specsnap.gitrepo import GitError, export_commit, rev_parse
 from specsnap.grading import grade_repository
-from specsnap.identity import resolve_run_as
+from specsnap.params import values_for
 from specsnap.receipt import canonical_json, merkle_digest, scorecard_digest, tier_digest
 from specsnap.runs import load_run, session_breaches, session_records
 from specsnap.scorecard import build_scorecard, read_scorecard
@@ -97,7 +97,8 @@ def _verify_against_run(card: dict[str, Any], run_dir: Path, result: Verificatio
         )
     tier = run.tier
     records = session_records(run)
-    grade = grade_repository(tier, run.sandbox, resolve_run_as(), session_breaches(records))
+    params = values_for(tier, run.seed)
+    grade = grade_repository(tier, run.sandbox, params, session_breaches(records))
     fresh = build_scorecard(run, tier, records, grade, grading_s=0.0)
     for key in GRADED_KEYS:
         same = canonical_json(fresh[key]) == canonical_json(card[key])

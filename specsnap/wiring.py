@@ -1,17 +1,13 @@
-"""Module boundaries (wiring.yaml): the rules, and the static check of a tree with grimp.
+"""Module boundaries (wiring.yaml): loading the rules, and the one function that judges an import.
 
-The dynamic half (imports made at run time during the hidden tests) is recorded by the grading
-bootstrap and judged here by the same `rule_broken` function, so both halves agree on what a
-violation is.
+Both halves of the check at grading time (the static reading of every importable file and the
+module loads the subjects report at run time, specsnap/grading/imports.py) call `rule_broken`,
+so they agree on what a violation is.
 """
 
 from __future__ import annotations
 
-import shutil
-import sys
-import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,92 +93,27 @@ def load_wiring(path: Path) -> Wiring:
     )
 
 
-def rule_broken(wiring: Wiring, importer: str, imported: str) -> str | None:
-    """The rule an import from module `importer` of module `imported` breaks, or None."""
-    source, target = importer.split(".")[0], imported.split(".")[0]
-    if source not in wiring.packages or source == target:
-        return None
-    if target in wiring.packages and target not in wiring.packages[source]:
-        allowed = ", ".join(sorted(wiring.packages[source])) or "nothing"
-        return f"{source} may import only {allowed}"
-    for module in wiring.private:
-        if imported == module or imported.startswith(module + "."):
-            return f"{module} is private to {module.split('.')[0]}"
-    return None
+def rule_broken(
+    wiring: Wiring, importer: str, imported: str, first_party: frozenset[str] = frozenset()
+) -> str | None:
+    """The rule an import from module `importer` of module `imported` breaks, or None.
 
-
-def static_violations(wiring: Wiring, root: Path) -> list[Violation]:
-    """Every import in the tree at `root` that breaks a rule, found with grimp's import graph.
-
-    grimp reads a scratch copy of the listed packages' regular `.py` files (never a symlink), and
-    files that do not parse are left out: they cannot import anything, and fail the tests anyway.
+    `first_party` names the graded tree's top-level modules and packages: a listed package may
+    import only itself, the standard library and its `may_import` packages, so importing a
+    module of the tree that wiring.yaml does not list (a helper next to the packages) breaks the
+    rule too; otherwise such a module would launder any import. Modules wiring.yaml does not
+    list (tests, scripts) are not bound by it.
     """
-    import grimp
-    from grimp.exceptions import SourceSyntaxError
-
-    with tempfile.TemporaryDirectory(prefix="specsnap-wiring-") as tmp:
-        scratch = Path(tmp)
-        present = _copy_sources(wiring, root, scratch)
-        while present:
-            try:
-                with _on_sys_path(scratch):
-                    graph = grimp.build_graph(*present, cache_dir=None)
-                break
-            except SourceSyntaxError as exc:
-                bad = Path(exc.filename)
-                if not bad.is_file() or not bad.is_relative_to(scratch):
-                    raise
-                bad.unlink()
-        else:
-            return []
-    found = []
-    for importer in sorted(graph.modules):
-        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
-            rule = rule_broken(wiring, importer, imported)
-            if rule is None:
-                continue
-            details = graph.get_import_details(importer=importer, imported=imported)
-            for line in sorted({d["line_number"] for d in details}) or [0]:
-                found.append(
-                    Violation(
-                        importer, imported, _module_file(root, importer), line, rule, "static"
-                    )
-                )
-    return found
-
-
-def _copy_sources(wiring: Wiring, root: Path, scratch: Path) -> list[str]:
-    present = []
-    for name in wiring.packages:
-        package = root / name
-        if package.is_symlink() or not (package / "__init__.py").is_file():
-            continue
-        present.append(name)
-        for path in package.rglob("*.py"):
-            if path.is_symlink() or not path.is_file() or any(p.is_symlink() for p in path.parents):
-                continue
-            target = scratch / path.relative_to(root)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(path, target)
-    return present
-
-
-def _module_file(root: Path, module: str) -> str:
-    base = Path(*module.split("."))
-    package_init = base / "__init__.py"
-    return str(package_init if (root / package_init).is_file() else base.with_suffix(".py"))
-
-
-@contextmanager
-def _on_sys_path(root: Path) -> Iterator[None]:
-    # grimp locates packages through the import system; nothing is imported or executed.
-    saved_path, saved_modules = list(sys.path), set(sys.modules)
-    sys.path.insert(0, str(root))
-    sys.path_importer_cache.clear()
-    try:
-        yield
-    finally:
-        sys.path[:] = saved_path
-        sys.path_importer_cache.clear()
-        for name in set(sys.modules) - saved_modules:
-            del sys.modules[name]
+    source, target = importer.split(".")[0], imported.split(".")[0]
+    if source == target:
+        return None
+    listed = source in wiring.packages
+    if listed and (target in wiring.packages or target in first_party):
+        if target not in wiring.packages[source]:
+            allowed = ", ".join(sorted(wiring.packages[source])) or "nothing"
+            return f"{source} may import only {allowed}"
+    if listed:
+        for module in wiring.private:
+            if imported == module or imported.startswith(module + "."):
+                return f"{module} is private to {module.split('.')[0]}"
+    return None

@@ -1,9 +1,13 @@
 """Grading (SPEC §2, §5): a fresh export of the graded commit, judged by the grader's own tests,
-the tier's protected files and its module boundaries. Nothing the agent wrote decides its score."""
+the tier's protected files and its module boundaries. Nothing the agent wrote decides its score.
+
+The verdict is decided in the *judge*, a pytest process that runs the hidden tests and never
+imports graded code; graded code runs only in *subjects* (one per requirement, another account,
+no network) and reaches the judge as plain data over pipes the judge holds (grading/boot/).
+"""
 
 from __future__ import annotations
 
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -11,15 +15,20 @@ from typing import Any
 
 from specsnap.gitrepo import GitError, export_commit, rev_parse
 from specsnap.globs import matches
-from specsnap.grading.tamper import tamper_findings
+from specsnap.grading.imports import (
+    forbidden_files,
+    map_modules,
+    runtime_violations,
+    static_violations,
+)
+from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
-from specsnap.identity import RunAs
 from specsnap.receipt import merkle_digest
 from specsnap.scoring import requirement_passed
 from specsnap.tiers import Tier
-from specsnap.wiring import Violation, rule_broken, static_violations
+from specsnap.wiring import Violation
 
-__all__ = ["Grade", "grade_repository", "grade_tree"]
+__all__ = ["Grade", "grade_repository", "grade_tree", "history_rewrites"]
 
 
 @dataclass(frozen=True)
@@ -38,46 +47,58 @@ class Grade:
 
 
 def grade_repository(
-    tier: Tier, repo: Path, run_as: RunAs, breaches: list[dict[str, Any]] | None = None
+    tier: Tier,
+    repo: Path,
+    params: dict[str, Any] | None = None,
+    breaches: list[dict[str, Any]] | None = None,
 ) -> Grade:
-    """Grade HEAD of the git repository `repo` (never its working tree)."""
-    breaches = breaches or []
+    """Grade HEAD of the git repository `repo` (never its working tree).
+
+    A commit that cannot be read or exported is the agent's failure: the gate fails and says
+    why; it is never an infrastructure error.
+    """
+    breaches = [*(breaches or []), *history_rewrites(repo)]
     try:
         head = rev_parse(repo)
-    except GitError:
-        head = None
+    except GitError as exc:
+        return _ungradable(tier, f"unexportable commit: {exc}", breaches)
     if head is None:
         return _ungradable(tier, f"no commit to grade: {repo} has no readable HEAD", breaches)
-    with tempfile.TemporaryDirectory(prefix="specsnap-grade-") as tmp:
-        work = Path(tmp)
-        work.chmod(0o755)  # the grader's test run may be an unprivileged account
+    with subject_launchers() as subjects, grading_workspace(subjects.hidden) as work:
         export = work / "export"
         export.mkdir()
-        export_commit(repo, head, export)
-        return grade_tree(tier, export, work, run_as, head, breaches)
+        try:
+            export_commit(repo, head, export)
+        except (GitError, OSError, ValueError) as exc:
+            return _ungradable(tier, f"unexportable commit {head[:12]}: {exc}", breaches, head)
+        return grade_tree(tier, export, work, subjects, head, params or {}, breaches)
 
 
 def grade_tree(
     tier: Tier,
     export: Path,
     work: Path,
-    run_as: RunAs,
+    subjects: Subjects,
     head: str | None = None,
+    params: dict[str, Any] | None = None,
     breaches: list[dict[str, Any]] | None = None,
 ) -> Grade:
-    """Grade the exported tree at `export`; `work` is a scratch directory beside it."""
+    """Grade the exported tree at `export`; `work` is a scratch directory beside it (made by
+    grading_workspace, so that subjects can reach it)."""
     tree_sha256 = merkle_digest(export)
     protected_changes = protected_file_changes(tier, export)
-    prepare_workspace(tier, export, work)
-    # The static import graph is built while the test run, a subprocess, is under way.
+    breaches = [*(breaches or []), *forbidden_files(export)]
+    prepare_workspace(tier, work)
+    modules = map_modules(export, tier.python_path)
+    # The static reading of the tree runs while the judge's subprocesses work.
     with ThreadPoolExecutor(max_workers=1) as pool:
-        static_future = pool.submit(static_violations, tier.wiring, export)
-        run = run_tests(tier, export, work, run_as)
+        static_future = pool.submit(static_violations, tier.wiring, export, modules)
+        run = run_tests(tier, export, work, subjects, params or {})
         static = static_future.result()
     seen = {(v.importer, v.imported, v.file, v.line) for v in static}
     violations = static + [
         v
-        for v in runtime_violations(tier, export, run)
+        for v in runtime_violations(tier.wiring, run.runtime_imports, modules, export)
         if (v.importer, v.imported, v.file, v.line) not in seen  # already found statically
     ]
     requirements = [
@@ -90,7 +111,7 @@ def grade_tree(
         }
         for req in tier.requirements
     ]
-    breaches = [*(breaches or []), *tamper_findings(tier.wiring, export)]
+    breaches += [{"session": None, "what": problem} for problem in run.channel_problems]
     gate = build_gate(tier, run, protected_changes, violations, breaches)
     facts = {
         "tests_collected": run.collected,
@@ -98,7 +119,8 @@ def grade_tree(
         "pytest_exit_code": run.exit_code,
         "run_problem": run.problem,
         "network_isolated": run.network_isolated,
-        "isolation": run_as.isolation,
+        "isolation": subjects.hidden.isolation,
+        "subjects": run.subjects,
     }
     return Grade(head, tree_sha256, requirements, gate, facts)
 
@@ -119,12 +141,13 @@ def build_gate(
         {"test": t, "outcome": run.outcomes[t]} for t in baseline_ids if run.outcomes[t] != "passed"
     ]
     visible_seen = sum(1 for k in run.outcomes if k.startswith("visible/"))
-    if visible_seen < tier.visible_count:
+    if visible_seen != tier.visible_count:
         failures.append(
             {"test": "visible/", "outcome": f"{visible_seen} of {tier.visible_count} ran"}
         )
-    if run.problem:
-        failures.append({"test": "(test run)", "outcome": run.problem})
+    for problem in (run.problem, run.visible_problem):
+        if problem:
+            failures.append({"test": "(test run)", "outcome": problem})
     gate = {
         "baseline_ok": not failures,
         "protected_ok": not protected_changes,
@@ -160,22 +183,24 @@ def protected_file_changes(tier: Tier, export: Path) -> list[dict[str, str]]:
     return changes
 
 
-def runtime_violations(tier: Tier, export: Path, run: TestRun) -> list[Violation]:
-    """Boundary violations among the imports the graded code made while the tests ran."""
-    root = str(export.resolve()) + "/"
-    found = {}
-    for importer, imported, file, line in run.runtime_imports:
-        rule = rule_broken(tier.wiring, importer, imported)
-        if rule is None or not file.startswith(root):
-            continue
-        rel = file[len(root) :]
-        found[(importer, imported, rel, line)] = Violation(
-            importer, imported, rel, line, rule, "dynamic"
-        )
-    return [found[k] for k in sorted(found)]
+def history_rewrites(repo: Path) -> list[dict[str, Any]]:
+    """Replace refs and grafts: ways to make a commit id show other content. Each is a breach."""
+    git_dir = repo / ".git"
+    found = []
+    replace = git_dir / "refs" / "replace"
+    if replace.is_dir() and any(p.is_file() for p in replace.rglob("*")):
+        found.append("the repository holds replace refs (refs/replace/)")
+    packed = git_dir / "packed-refs"
+    if packed.is_file() and b" refs/replace/" in packed.read_bytes():
+        found.append("the repository holds packed replace refs")
+    if (git_dir / "info" / "grafts").exists():
+        found.append("the repository holds grafts (.git/info/grafts)")
+    return [{"session": None, "what": what} for what in found]
 
 
-def _ungradable(tier: Tier, reason: str, breaches: list[dict[str, Any]]) -> Grade:
+def _ungradable(
+    tier: Tier, reason: str, breaches: list[dict[str, Any]], head: str | None = None
+) -> Grade:
     requirements = [
         {
             "id": r.id,
@@ -197,4 +222,4 @@ def _ungradable(tier: Tier, reason: str, breaches: list[dict[str, Any]]) -> Grad
         "wiring_violations": [],
         "protocol_breaches": breaches,
     }
-    return Grade(None, None, requirements, gate, {"run_problem": reason})
+    return Grade(head, None, requirements, gate, {"run_problem": reason})

@@ -1,12 +1,13 @@
-"""One isolated pytest run of the grader's tests against an exported tree.
+"""The grader's test runs against an exported tree: the judge, and the visible tests' subject.
 
-Layout of the grading workspace (outside the sandbox):
+Layout of the grading workspace (outside the sandbox; only SpecSnap's account can write it):
 
-    work/export/    the graded commit's tree (the agent's code)
-    work/hidden/    the tier's hidden tests (the grader's copy)
-    work/visible/   the starter's visible tests (the grader's pristine copy)
-    work/boot/      bootstrap + report plugin;  work/results/  what the run wrote
-    work/pytest.ini the grader's own configuration
+    work/export/     the graded commit's tree (read-only to subjects)
+    work/hidden/     the tier's hidden tests (the grader's copy), run by the judge
+    work/visible/    the starter's visible tests (the grader's pristine copy), run in a subject
+    work/boot/       the judge, the bridge, the report plugin
+    work/inputs/     files tests hand to subjects;   work/scratch/  one directory per subject
+    work/results/    what the judge wrote (subjects cannot reach it)
 """
 
 from __future__ import annotations
@@ -18,16 +19,27 @@ import os
 import shutil
 import signal
 import subprocess
-from dataclasses import dataclass
-from functools import cache
+import sys
+import threading
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 from specsnap.errors import InfrastructureError
-from specsnap.identity import RunAs, give_to, python_for
+from specsnap.grading.isolation import SubjectLauncher, Subjects
 from specsnap.tiers import Tier
 
 GRADER_INI = "[pytest]\naddopts = -p no:cacheprovider\nconsider_namespace_packages = false\n"
+BOOT_FILES = (
+    "bridge_codec.py",
+    "bridge_judge.py",
+    "bridge_subject.py",
+    "judge_boot.py",
+    "visible_boot.py",
+    "specsnap_grade_report.py",
+)
+BASELINE_GROUP = "(baseline)"
 
 
 @dataclass(frozen=True)
@@ -38,12 +50,15 @@ class TestRun:
     collected: int
     expected: int
     exit_code: int
-    problem: str | None  # why the run as a whole cannot be trusted, if it cannot
-    runtime_imports: list[tuple[str, str, str, int]]  # importer, imported, file, line
+    problem: str | None  # why the judge's run as a whole cannot be trusted, if it cannot
+    runtime_imports: list[dict[str, Any]]  # from the subjects' audit hooks
     network_isolated: bool
+    visible_problem: str | None = None  # why the visible tests' run failed as a whole
+    channel_problems: list[str] = field(default_factory=list)
+    subjects: int = 0
 
 
-def prepare_workspace(tier: Tier, export: Path, work: Path) -> None:
+def prepare_workspace(tier: Tier, work: Path) -> None:
     """Lay out the grader's own copies next to the export."""
     shutil.copytree(tier.grader, work / "hidden", ignore=shutil.ignore_patterns("__pycache__"))
     for rel in tier.visible_tests:
@@ -54,17 +69,24 @@ def prepare_workspace(tier: Tier, export: Path, work: Path) -> None:
             shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
         else:
             shutil.copy2(source, target)
+    (work / "visible").mkdir(exist_ok=True)
+    (work / "visible" / "pytest.ini").write_text(GRADER_INI)
     boot = work / "boot"
     boot.mkdir()
-    for name in ("bootstrap.py", "specsnap_grade_report.py"):
+    for name in BOOT_FILES:
         text = resources.files("specsnap.grading").joinpath("boot", name).read_text()
         (boot / name).write_text(text)
     (work / "pytest.ini").write_text(GRADER_INI)
-    (work / "results").mkdir()
-    # The tier may be root-only (the Action's image); the test account must read these copies.
-    for name in ("hidden", "visible", "boot"):
+    for name in ("results", "scratch", "inputs"):
+        (work / name).mkdir()
+    # The tier may be root-only (the Action's image); subjects must read the visible tests and
+    # the bridge, never the hidden tests or the results.
+    for name in ("visible", "boot", "inputs", "export"):
         _make_readable(work / name)
     (work / "pytest.ini").chmod(0o644)
+    (work / "hidden").chmod(0o700)
+    (work / "results").chmod(0o700)
+    (work / "scratch").chmod(0o711)
 
 
 def _make_readable(root: Path) -> None:
@@ -72,25 +94,46 @@ def _make_readable(root: Path) -> None:
         return
     root.chmod(0o755)
     for dirpath, dirnames, filenames in os.walk(root):
-        for name in dirnames:
-            os.chmod(os.path.join(dirpath, name), 0o755)
-        for name in filenames:
-            os.chmod(os.path.join(dirpath, name), 0o644)
+        for name in dirnames + filenames:
+            path = os.path.join(dirpath, name)
+            if os.path.islink(path):
+                continue  # chmod follows links: a link in the export may point anywhere
+            executable = os.path.isdir(path) or os.stat(path).st_mode & 0o100
+            os.chmod(path, 0o755 if executable else 0o644)
 
 
-def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
-    """Run every hidden and visible baseline test once, isolated, and read the grader's report."""
+def run_tests(
+    tier: Tier, export: Path, work: Path, subjects: Subjects, params: dict[str, Any]
+) -> TestRun:
+    """Run the hidden tests in the judge and the visible tests in a subject, at the same time."""
+    launcher = subjects.hidden
     hidden_ids = [node for req in tier.requirements for node in req.tests]
     hidden_ids += list(tier.hidden_baseline)
-    expected = len(hidden_ids) + tier.visible_count
-    results = work / "results"
+    groups = {f"hidden/{node}": req.id for req in tier.requirements for node in req.tests}
+    groups.update({f"hidden/{node}": BASELINE_GROUP for node in tier.hidden_baseline})
+    code_paths = [str((export / p).resolve()) for p in tier.python_path]
+    visible: dict[str, Any] = {}
+    visible_thread = threading.Thread(
+        target=lambda: visible.update(_run_visible(tier, work, subjects.visible, code_paths)),
+        daemon=True,
+    )
+    visible_thread.start()
     config = {
         "grader_paths": _grader_paths(),
-        "code_paths": [str((export / p).resolve()) for p in tier.python_path],
         "boot_dir": str(work / "boot"),
-        "report_path": str(results / "report.json"),
-        "imports_path": str(results / "imports.json"),
-        "network_guard": not network_isolation_available(),
+        "code_paths": code_paths,
+        "report_path": str(work / "results" / "report.json"),
+        "scratch_root": str(work / "scratch"),
+        "inputs_dir": str(work / "inputs"),
+        "subject_argv": [*launcher.argv, str(work / "boot" / "bridge_subject.py")],
+        "subject_env": launcher.env(),
+        "subject_sweep_argv": list(launcher.sweep_argv) if launcher.sweep_argv else None,
+        "subject_uid": None if launcher.account.is_self else launcher.account.uid,
+        "subject_gid": None if launcher.account.is_self else launcher.account.gid,
+        "network_guard": not launcher.network_isolated,
+        "call_timeout_s": tier.test_timeout_s,
+        "groups": groups,
+        "params": params,
         "pytest_args": [
             "-c",
             str(work / "pytest.ini"),
@@ -101,29 +144,99 @@ def run_tests(tier: Tier, export: Path, work: Path, run_as: RunAs) -> TestRun:
             "no:cacheprovider",
             "-p",
             "pytest_timeout",
-            f"--timeout={tier.test_timeout_s}",
+            f"--timeout={tier.test_timeout_s + 5}",
             "--continue-on-collection-errors",
             "-q",
             "--no-header",
             "-o",
             "console_output_style=classic",
             *[str(work / "hidden" / node) for node in hidden_ids],
+        ],
+    }
+    config_path = work / "results" / "judge.json"
+    config_path.write_text(json.dumps(config))
+    argv = [sys.executable, "-P", "-s", "-S", "-B", str(work / "boot" / "judge_boot.py")]
+    limit = (tier.test_timeout_s + 5) * (len(hidden_ids) + 2) + 60
+    exit_code, output = _run([*argv, str(config_path)], work, _judge_env(), limit)
+    (work / "results" / "judge-output.txt").write_bytes(output)
+    visible_thread.join()
+    return _read_report(tier, work, hidden_ids, exit_code, launcher, visible)
+
+
+def _judge_env() -> dict[str, str]:
+    return {
+        "PATH": "/usr/local/bin:/usr/bin:/bin",
+        "HOME": "/nonexistent",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONHASHSEED": "0",
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+
+
+def _run_visible(
+    tier: Tier, work: Path, launcher: SubjectLauncher, code_paths: list[str]
+) -> dict[str, Any]:
+    """The pristine visible tests in a subject; their counts come back on a pipe we hold."""
+    scratch = work / "scratch" / "visible"
+    scratch.mkdir(mode=0o700)
+    if not launcher.account.is_self:
+        os.chown(scratch, launcher.account.uid, launcher.account.gid)
+    read_end, write_end = os.pipe()
+    config = {
+        "grader_paths": _grader_paths(),
+        "boot_dir": str(work / "boot"),
+        "code_paths": code_paths,
+        "result_fd": write_end,
+        "pytest_args": [
+            "-c",
+            str(work / "visible" / "pytest.ini"),
+            "--rootdir",
+            str(work / "visible"),
+            "--import-mode=importlib",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "pytest_timeout",
+            f"--timeout={tier.test_timeout_s}",
+            "--continue-on-collection-errors",
+            "-q",
+            "--no-header",
             *[str(work / "visible" / rel) for rel in tier.visible_tests],
         ],
     }
-    config_path = work / "boot" / "config.json"
-    config_path.write_text(json.dumps(config))
-    config_path.chmod(0o644)
-    give_to(results, run_as)
-    isolated = network_isolation_available()
-    argv = [python_for(run_as), "-I", "-S", "-B", str(work / "boot" / "bootstrap.py")]
-    argv.append(str(config_path))
-    if isolated:
-        argv = ["unshare", "--user", "--map-root-user", "--net", "--", *argv]
-    limit = tier.test_timeout_s * (expected + 2) + 60
-    exit_code, output = _run(argv, export, run_as, limit)
-    (work / "results" / "pytest-output.txt").write_bytes(output)
-    return _read_report(tier, work, hidden_ids, expected, exit_code, isolated)
+    argv = [*launcher.argv, str(work / "boot" / "visible_boot.py"), json.dumps(config)]
+    env = dict(launcher.env(), HOME=str(scratch), TMPDIR=str(scratch))
+    limit = tier.test_timeout_s * (tier.visible_count + 2) + 60
+    chunks: list[bytes] = []
+    reader = threading.Thread(target=_drain, args=(read_end, chunks, 16 << 20), daemon=True)
+    reader.start()
+    try:
+        exit_code, output = _run(argv, scratch, env, limit, pass_fds=(write_end,))
+    finally:
+        os.close(write_end)
+        if launcher.sweep_argv:
+            subprocess.run(launcher.sweep_argv, capture_output=True, stdin=subprocess.DEVNULL)
+    reader.join(timeout=10)
+    (work / "results" / "visible-output.txt").write_bytes(output)
+    try:
+        summary = json.loads(b"".join(chunks).decode("utf-8"))
+        outcomes = {
+            str(k): str(v) for k, v in dict(summary["outcomes"]).items() if isinstance(v, str)
+        }
+    except (ValueError, KeyError, TypeError):
+        return {"outcomes": {}, "exit_code": exit_code, "problem": "left no readable report"}
+    return {"outcomes": outcomes, "exit_code": exit_code, "problem": None}
+
+
+def _drain(fd: int, chunks: list[bytes], cap: int) -> None:
+    size = 0
+    with contextlib.suppress(OSError):
+        while chunk := os.read(fd, 65536):
+            if size < cap:
+                chunks.append(chunk)
+            size += len(chunk)
+    os.close(fd)
 
 
 def _grader_paths() -> list[str]:
@@ -142,28 +255,13 @@ def _grader_paths() -> list[str]:
     return sorted(paths)
 
 
-@cache
-def network_isolation_available() -> bool:
-    """Whether a network namespace can be made here (`unshare --user --net`)."""
-    if shutil.which("unshare") is None:
-        return False
-    probe = subprocess.run(
-        ["unshare", "--user", "--map-root-user", "--net", "--", "true"], capture_output=True
-    )
-    return probe.returncode == 0
-
-
-def _run(argv: list[str], cwd: Path, run_as: RunAs, limit: float) -> tuple[int, bytes]:
-    env = {
-        "PATH": "/usr/local/bin:/usr/bin:/bin",
-        "HOME": str(cwd),
-        "LC_ALL": "C.UTF-8",
-        "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
-        "PYTHONDONTWRITEBYTECODE": "1",
-        "NO_PROXY": "*",
-    }
-    user = None if run_as.is_self else run_as.uid
-    group = None if run_as.is_self else run_as.gid
+def _run(
+    argv: list[str],
+    cwd: Path,
+    env: dict[str, str],
+    limit: float,
+    pass_fds: tuple[int, ...] = (),
+) -> tuple[int, bytes]:
     try:
         proc = subprocess.Popen(
             argv,
@@ -173,16 +271,14 @@ def _run(argv: list[str], cwd: Path, run_as: RunAs, limit: float) -> tuple[int, 
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             start_new_session=True,
-            user=user,
-            group=group,
-            extra_groups=[] if user is not None else None,
+            pass_fds=pass_fds,
         )
     except OSError as exc:
-        raise InfrastructureError(f"could not start the grader's pytest: {exc}") from exc
+        raise InfrastructureError(f"could not start the grader ({argv[0]}): {exc}") from exc
     try:
         output, _ = proc.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
+        _kill_group(proc.pid)
         output, _ = proc.communicate()
         return -signal.SIGKILL, output
     finally:
@@ -191,51 +287,53 @@ def _run(argv: list[str], cwd: Path, run_as: RunAs, limit: float) -> tuple[int, 
 
 
 def _kill_group(pgid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pgid, signal.SIGKILL)
 
 
 def _read_report(
-    tier: Tier, work: Path, hidden_ids: list[str], expected: int, exit_code: int, isolated: bool
+    tier: Tier,
+    work: Path,
+    hidden_ids: list[str],
+    exit_code: int,
+    launcher: SubjectLauncher,
+    visible: dict[str, Any],
 ) -> TestRun:
-    report_path = work / "results" / "report.json"
-    imports_path = work / "results" / "imports.json"
+    """The judge's report, checked against its exit code and the expected tests."""
     problem = None
     try:
-        report = json.loads(report_path.read_text())
+        report = json.loads((work / "results" / "report.json").read_text())
         raw_outcomes: dict[str, str] = dict(report["outcomes"])
         collected: list[str] = list(report["collected"])
-        collect_errors: list[str] = list(report["collect_errors"])
+        bridge: dict[str, Any] = dict(report["bridge"])
     except (OSError, ValueError, KeyError, TypeError):
-        raw_outcomes, collected, collect_errors = {}, [], []
-        problem = f"the test run left no readable report (exit code {exit_code})"
-    try:
-        runtime_imports = [tuple(x) for x in json.loads(imports_path.read_text())]
-    except (OSError, ValueError):
-        runtime_imports = []
-    prefix = (work / "hidden").name + "/"
-    outcomes: dict[str, str] = {}
-    for node in hidden_ids:
-        outcomes[node] = raw_outcomes.get(prefix + node, "not-collected")
-    visible = {k: v for k, v in raw_outcomes.items() if k.startswith("visible/")}
-    outcomes.update(visible)
-    all_passed = bool(raw_outcomes) and all(v == "passed" for v in raw_outcomes.values())
-    # Fewer tests than expected is explained by collection errors (those tests then fail);
-    # more, or fewer without an error, means something changed what the grader runs.
-    if problem is None and (
-        len(collected) > expected or (len(collected) < expected and not collect_errors)
-    ):
-        problem = f"collected {len(collected)} tests, expected {expected}"
-    if problem is None and all_passed and exit_code != 0:
-        problem = f"the report says every test passed but pytest exited with {exit_code}"
+        raw_outcomes, collected, bridge = {}, [], {}
+        problem = f"the judge left no readable report (exit code {exit_code})"
+    outcomes = {node: raw_outcomes.get(f"hidden/{node}", "not-collected") for node in hidden_ids}
+    if problem is None and len(collected) != len(hidden_ids):
+        # The judge runs only the grader's own files; a difference is the grader's fault.
+        raise InfrastructureError(
+            f"the judge collected {len(collected)} hidden tests, expected {len(hidden_ids)}; "
+            f"see {work / 'results' / 'judge-output.txt'}"
+        )
     if problem is not None:
         outcomes = {k: ("error" if v == "passed" else v) for k, v in outcomes.items()}
+    visible_outcomes = {f"visible/{k}": v for k, v in visible.get("outcomes", {}).items()}
+    outcomes.update(visible_outcomes)
+    visible_problem = visible.get("problem")
+    if visible_problem is None and visible.get("exit_code") not in (0, 1, None):
+        visible_problem = f"pytest exited with {visible.get('exit_code')}"
+    if visible_problem is not None:
+        visible_problem = f"the visible tests' run {visible_problem}"
     return TestRun(
         outcomes=outcomes,
         collected=len(collected),
-        expected=expected,
+        expected=len(hidden_ids),
         exit_code=exit_code,
         problem=problem,
-        runtime_imports=runtime_imports,
-        network_isolated=isolated,
+        runtime_imports=list(bridge.get("imports", [])),
+        network_isolated=launcher.network_isolated,
+        visible_problem=visible_problem,
+        channel_problems=[str(p) for p in bridge.get("problems", [])],
+        subjects=int(bridge.get("subjects", 0)),
     )

@@ -18,6 +18,7 @@ from specsnap.agents.base import Invocation, SessionContext, get_agent
 from specsnap.errors import UsageError
 from specsnap.gitrepo import commits_between, rev_parse
 from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
+from specsnap.params import values_for
 from specsnap.prompts import product_note, session_prompt
 from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
@@ -25,6 +26,7 @@ from specsnap.sessions.metering import TokenMeter
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
 from specsnap.sessions.records import exit_info, session_record, write_records
+from specsnap.solutions import write_solution
 from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
@@ -190,6 +192,13 @@ def _session_usage(meter: TokenMeter | None, reported: TokenUsage, notes: list[s
     return reported
 
 
+def solution_values(run: Run) -> dict[str, Any]:
+    """The values the control agents' reference solution is rendered with: the run's own, or
+    another seed's for `--agent-opt solution_seed=N` (the recall control)."""
+    seed = int(run.agent_options.get("solution_seed", run.seed))
+    return values_for(run.tier, seed)
+
+
 def _prepare_home(run: Run, index: int, prompt: str, needs_solution: bool) -> SessionContext:
     """A fresh, empty HOME for the session (with the prompt, and for controls the solution)."""
     home = run.run_dir / "homes" / str(index)
@@ -201,9 +210,7 @@ def _prepare_home(run: Run, index: int, prompt: str, needs_solution: bool) -> Se
     if needs_solution:
         tier = run.tier
         control_dir = home / ".specsnap-control"
-        shutil.copytree(tier.solution, control_dir / "solution")
-        if tier.solution_original.is_dir():
-            shutil.copytree(tier.solution_original, control_dir / "solution-original")
+        write_solution(tier, solution_values(run), control_dir)
     return SessionContext(
         index=index,
         sandbox=run.sandbox,

@@ -1,12 +1,14 @@
 """pytest plugin loaded by SpecSnap's grader (never by the agent): records every test's outcome.
 
-It writes one JSON report to a path outside the graded export. Runs inside the isolated grading
-interpreter, so it depends on pytest and the standard library only.
+In the judge it writes one JSON report, with the bridge's facts, where no subject can write. In
+the subject that runs the visible tests it only collects the outcomes. It depends on pytest and
+the standard library only.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -15,8 +17,9 @@ OUTCOME_RANK = {"passed": 0, "skipped": 1, "xfailed": 1, "xpassed": 1, "failed":
 
 
 class GradeReport:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str | None, extra: Callable[[], dict[str, Any]] | None) -> None:
         self.path = path
+        self.extra = extra
         self.collected: list[str] = []
         self.outcomes: dict[str, str] = {}
         self.collect_errors: list[str] = []
@@ -46,15 +49,19 @@ class GradeReport:
         else:
             self.outcomes.setdefault(report.nodeid, "passed" if report.when == "setup" else "error")
 
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "collected": self.collected,
+            "outcomes": self.outcomes,
+            "collect_errors": self.collect_errors,
+        }
+
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: Any) -> None:
+        if self.path is None:
+            return
+        data = {**self.as_dict(), "exitstatus": int(exitstatus)}
+        if self.extra is not None:
+            data["bridge"] = self.extra()
         with open(self.path, "w", encoding="utf-8") as handle:
-            json.dump(
-                {
-                    "collected": self.collected,
-                    "outcomes": self.outcomes,
-                    "collect_errors": self.collect_errors,
-                    "exitstatus": int(exitstatus),
-                },
-                handle,
-            )
+            json.dump(data, handle)

@@ -1,0 +1,65 @@
+"""Pools of unprivileged accounts, claimed for the length of one job.
+
+Untrusted code is contained by the account it runs as: at the end of its job every process of
+that account is killed (`kill(-1)` from the account itself). So two jobs on one machine must never
+share an account. A job claims accounts from a pool with an exclusive lock (flock) per account,
+held as long as the job runs; the lock dies with the process that holds it, so a crashed job
+frees its accounts. The pools are created by scripts/setup-accounts.sh.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import pwd
+from collections.abc import Iterator
+from pathlib import Path
+
+from specsnap.errors import InfrastructureError
+from specsnap.identity import RunAs
+
+LOCK_DIR = Path("/run/specsnap/accounts")
+
+
+def pool(variable: str, default: str, size: int) -> list[str]:
+    """Account names of a pool: $variable (comma-separated), else default0..default{size-1}."""
+    names = os.environ.get(variable, "")
+    if names.strip():
+        return [n.strip() for n in names.split(",") if n.strip()]
+    return [f"{default}{i}" for i in range(size)]
+
+
+@contextlib.contextmanager
+def claim(names: list[str], count: int, purpose: str) -> Iterator[list[RunAs]]:
+    """Claim `count` existing, unclaimed accounts of `names` until the block ends."""
+    LOCK_DIR.mkdir(parents=True, exist_ok=True)
+    LOCK_DIR.chmod(0o700)
+    held: list[tuple[int, RunAs]] = []
+    missing = []
+    try:
+        for name in names:
+            if len(held) == count:
+                break
+            try:
+                entry = pwd.getpwnam(name)
+            except KeyError:
+                missing.append(name)
+                continue
+            fd = os.open(LOCK_DIR / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            held.append((fd, RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)))
+        if len(held) < count:
+            why = f"accounts missing: {', '.join(missing)}" if missing else "all are in use"
+            raise InfrastructureError(
+                f"{purpose} needs {count} free account(s) of {', '.join(names)} ({why}); "
+                "create them with scripts/setup-accounts.sh, or wait for other runs to end"
+            )
+        yield [account for _, account in held]
+    finally:
+        for fd, _ in held:
+            os.close(fd)

@@ -1,0 +1,25 @@
+"""Entry point of the judge (`python -P -s -S -B judge_boot.py CONFIG`).
+
+The judge runs the tier's hidden tests with the grader's own pytest and configuration. Its
+`sys.path` holds the grader's pytest and the bridge, never the graded tree: graded code reaches it
+only as data, through subjects (bridge_judge.py). It writes its report outside anything a subject
+can write.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+with open(sys.argv[1], encoding="utf-8") as _handle:
+    CONFIG = json.load(_handle)
+
+sys.path[:0] = [*CONFIG["grader_paths"], CONFIG["boot_dir"]]
+
+import pytest  # noqa: E402  (after sys.path is set up)
+from bridge_judge import BridgePlugin  # noqa: E402
+from specsnap_grade_report import GradeReport  # noqa: E402
+
+bridge = BridgePlugin(CONFIG)
+report = GradeReport(CONFIG["report_path"], bridge.finish)
+sys.exit(int(pytest.main(CONFIG["pytest_args"], plugins=[bridge, report])))

@@ -1,0 +1,214 @@
+"""Module boundaries at the graded commit: every importable file, read statically, and the module
+loads the subjects reported at run time, judged by one rule (wiring.rule_broken).
+
+Static: every `.py` file that Python could import from the tier's python_path roots, in any
+directory (namespace packages included), following symlinks that stay inside the tree. Each
+`import`, `from … import`, and `importlib.import_module` / `__import__` / `sys.modules[…]` with a
+literal name is an import site; the same calls with a computed name cannot be checked against
+wiring.yaml and are reported as such. Files that do not parse cannot be imported and are skipped.
+
+Dynamic: the subjects' audit hooks report each module load with the graded file and line that
+caused it (grading/boot/bridge_subject.py); they are mapped to module names here.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from specsnap.wiring import Violation, Wiring, rule_broken
+
+#: Files that change what Python runs without being a readable source: a breach wherever they are.
+FORBIDDEN_SUFFIXES = (".pyc", ".pyo", ".so", ".pyd", ".pth")
+FORBIDDEN_NAMES = ("sitecustomize.py", "usercustomize.py")
+DYNAMIC_CALLS = ("import_module", "__import__")
+UNRESOLVABLE = "a computed import cannot be checked against wiring.yaml"
+
+
+@dataclass(frozen=True)
+class ModuleMap:
+    """Module name ↔ file, for every importable `.py` in the export."""
+
+    files: dict[str, str]  # module -> export-relative path
+    by_real_path: dict[str, str]  # resolved absolute path -> module
+
+    @property
+    def first_party(self) -> frozenset[str]:
+        return frozenset(name.split(".")[0] for name in self.files)
+
+
+def map_modules(export: Path, python_path: tuple[str, ...]) -> ModuleMap:
+    root = export.resolve()
+    files: dict[str, str] = {}
+    by_real: dict[str, str] = {}
+    for base in python_path:
+        start = (export / base).resolve()
+        if not start.is_relative_to(root) or not start.is_dir():
+            continue
+        for path, parts in _walk(start, root):
+            module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            if not module or module in files:
+                continue
+            files[module] = os.path.relpath(path, export)
+            by_real.setdefault(str(Path(path).resolve()), module)
+    return ModuleMap(files, by_real)
+
+
+def _walk(start: Path, root: Path) -> Iterator[tuple[str, list[str]]]:
+    """(path, module parts) of each importable .py under `start`, links followed inside `root`."""
+    seen: set[str] = set()
+    stack: list[tuple[Path, list[str]]] = [(start, [])]
+    while stack:
+        directory, prefix = stack.pop()
+        real = os.path.realpath(directory)
+        if real in seen or not Path(real).is_relative_to(root):
+            continue
+        seen.add(real)
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            target = Path(os.path.realpath(entry.path))
+            if not target.is_relative_to(root):
+                continue
+            if target.is_dir() and entry.name.isidentifier() and entry.name != "__pycache__":
+                stack.append((Path(entry.path), [*prefix, entry.name]))
+            elif target.is_file() and entry.name.endswith(".py"):
+                stem = entry.name[:-3]
+                if stem.isidentifier():
+                    yield entry.path, [*prefix, stem]
+
+
+def forbidden_files(export: Path) -> list[dict[str, Any]]:
+    """Compiled modules, .pth files and site customisation anywhere in the graded tree."""
+    found = []
+    for dirpath, dirnames, filenames in os.walk(export):
+        dirnames.sort()
+        for name in sorted(filenames):
+            if name.endswith(FORBIDDEN_SUFFIXES) or name in FORBIDDEN_NAMES:
+                rel = os.path.relpath(os.path.join(dirpath, name), export)
+                found.append(
+                    {
+                        "session": None,
+                        "what": f"the graded commit holds {rel}, which Python would run "
+                        "without a readable source",
+                        "file": rel,
+                        "line": 0,
+                    }
+                )
+    return found
+
+
+def static_violations(wiring: Wiring, export: Path, modules: ModuleMap) -> list[Violation]:
+    """Every import site in every importable file that breaks a rule of wiring.yaml."""
+    found = []
+    for module, rel in sorted(modules.files.items()):
+        try:
+            tree = ast.parse((export / rel).read_bytes(), filename=rel)
+        except (SyntaxError, ValueError, OSError):
+            continue
+        package = module if rel.endswith("__init__.py") else module.rpartition(".")[0]
+        for imported, line in import_sites(tree, package, modules):
+            if imported is None:
+                if module.split(".")[0] in wiring.packages:
+                    found.append(Violation(module, "?", rel, line, UNRESOLVABLE, "static"))
+                continue
+            rule = rule_broken(wiring, module, imported, modules.first_party)
+            if rule is not None:
+                found.append(Violation(module, imported, rel, line, rule, "static"))
+    return sorted(set(found), key=lambda v: (v.file, v.line, v.imported))
+
+
+def import_sites(
+    tree: ast.AST, package: str, modules: ModuleMap
+) -> Iterator[tuple[str | None, int]]:
+    """(imported module, line) for each import site; None for a name that is computed."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, node.lineno
+        elif isinstance(node, ast.ImportFrom):
+            base = _absolute(node.module or "", node.level, package)
+            if base is None:
+                continue
+            for alias in node.names:
+                child = f"{base}.{alias.name}" if base else alias.name
+                yield (child if child in modules.files else base), node.lineno
+        elif isinstance(node, ast.Call) and _call_name(node.func) in DYNAMIC_CALLS:
+            yield _literal_import(node, package), node.lineno
+        elif isinstance(node, ast.Subscript) and _is_sys_modules(node.value):
+            key = node.slice
+            literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
+            yield (key.value if literal else None), node.lineno  # type: ignore[union-attr]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("get", "pop", "setdefault")
+            and _is_sys_modules(node.func.value)
+        ):
+            first = node.args[0] if node.args else None
+            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
+            yield (first.value if literal else None), node.lineno  # type: ignore[union-attr]
+
+
+def _absolute(module: str, level: int, package: str) -> str | None:
+    if level == 0:
+        return module
+    parts = package.split(".") if package else []
+    if level - 1 > len(parts):
+        return None
+    base = parts[: len(parts) - (level - 1)]
+    return ".".join([*base, module] if module else base)
+
+
+def _call_name(func: ast.expr) -> str | None:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def _literal_import(node: ast.Call, package: str) -> str | None:
+    first = node.args[0] if node.args else None
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return None
+    name = first.value
+    if name.startswith("."):
+        level = len(name) - len(name.lstrip("."))
+        return _absolute(name.lstrip("."), level, package)
+    return name
+
+
+def _is_sys_modules(node: ast.expr) -> bool:
+    return (
+        isinstance(node, ast.Attribute)
+        and node.attr == "modules"
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "sys"
+    )
+
+
+def runtime_violations(
+    wiring: Wiring, events: list[dict[str, Any]], modules: ModuleMap, export: Path
+) -> list[Violation]:
+    """Boundary violations among the module loads the subjects reported."""
+    found = set()
+    for event in events:
+        importer = modules.by_real_path.get(str(event.get("file", "")))
+        if importer is None:
+            continue
+        name = str(event.get("name", ""))
+        imported = name if event.get("kind") == "i" else modules.by_real_path.get(name)
+        if not imported:
+            continue
+        rule = rule_broken(wiring, importer, imported, modules.first_party)
+        if rule is not None:
+            rel = modules.files[importer]
+            found.add(Violation(importer, imported, rel, int(event.get("line", 0)), rule, "dynamic"))
+    return sorted(found, key=lambda v: (v.file, v.line, v.imported))

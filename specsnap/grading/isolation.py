@@ -1,0 +1,135 @@
+"""Where graded code runs: the subject account, its network, its /tmp, and ending its processes.
+
+Graded code runs only in subject processes (boot/bridge_subject.py, boot/visible_boot.py), as an
+account that is neither the agent's nor the judge's (claimed from the `specsnap-subjectN` pool,
+created by scripts/setup-accounts.sh), in new network and mount namespaces (no network, a private /tmp)
+where the kernel allows it, with a scrubbed environment and PYTHONHASHSEED fixed. Run as an
+ordinary user, SpecSnap cannot switch accounts: subjects then run as that user, in a user
+namespace without network where one can be made, and the scorecard says so.
+"""
+
+from __future__ import annotations
+
+import os
+import pwd
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from specsnap.accounts import claim, pool
+from specsnap.identity import RunAs, python_for
+
+SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject7
+POOL_SIZE = 8
+HASH_SEED = "0"
+#: Where grading workspaces live when subjects get a private /tmp (which would hide them).
+ROOT_WORKSPACES = Path("/var/lib/specsnap/grading")
+
+#: Mounted inside the subject's own mount namespace before it drops to its account.
+PRIVATE_TMP = (
+    "for d in /tmp /var/tmp /dev/shm; do "
+    "[ -d $d ] && mount -t tmpfs -o mode=1777,size=256m,nosuid,nodev tmpfs $d; done; "
+    'exec "$@"'
+)
+
+
+@dataclass(frozen=True)
+class SubjectLauncher:
+    """How the judge starts a subject and ends everything it left behind."""
+
+    account: RunAs
+    argv: tuple[str, ...]  # prefix: the program and its arguments follow
+    python: str
+    network_isolated: bool
+    sweep_argv: tuple[str, ...] | None  # kills every process of the subject account
+    private_tmp: bool = False
+
+    @property
+    def isolation(self) -> str:
+        return self.account.isolation
+
+    def env(self) -> dict[str, str]:
+        return {
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "LC_ALL": "C.UTF-8",
+            "PYTHONHASHSEED": HASH_SEED,
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1",
+            "NO_PROXY": "*",
+        }
+
+
+@dataclass(frozen=True)
+class Subjects:
+    """The two launchers of one grading: the judge's subjects, and the visible tests' subject.
+
+    They use different accounts so that ending one's processes never touches the other's.
+    """
+
+    hidden: SubjectLauncher
+    visible: SubjectLauncher
+
+
+@contextmanager
+def subject_launchers() -> Iterator[Subjects]:
+    """Claim the grading's accounts (as root) and build their launchers."""
+    if os.geteuid() != 0:
+        me = RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
+        launcher = _launcher(me)
+        yield Subjects(launcher, launcher)
+        return
+    names = pool("SPECSNAP_SUBJECT_ACCOUNTS", SUBJECT_POOL, POOL_SIZE)
+    with claim(names, 2, "grading") as (hidden, visible):
+        yield Subjects(_launcher(hidden), _launcher(visible))
+
+
+def _launcher(account: RunAs) -> SubjectLauncher:
+    python = python_for(account)
+    flags = ("-P", "-s", "-S", "-B")
+    if not account.is_self:
+        drop = ("setpriv", f"--reuid={account.uid}", f"--regid={account.gid}", "--clear-groups")
+        sweep = (*drop, "--", python, "-S", "-c", "import os; os.kill(-1, 9)")
+        if _root_namespaces():
+            argv = ("unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
+            argv += (*drop, "--", python, *flags)
+            return SubjectLauncher(account, argv, python, True, sweep, private_tmp=True)
+        return SubjectLauncher(account, (*drop, "--", python, *flags), python, False, sweep)
+    if _user_namespaces():
+        argv = ("unshare", "--user", "--map-root-user", "--net", "--", python, *flags)
+        return SubjectLauncher(account, argv, python, True, None)
+    return SubjectLauncher(account, (python, *flags), python, False, None)
+
+
+@contextmanager
+def grading_workspace(launcher: SubjectLauncher) -> Iterator[Path]:
+    """A fresh, private scratch directory for one grading, outside any /tmp a subject replaces."""
+    base = None
+    if launcher.private_tmp:
+        ROOT_WORKSPACES.mkdir(parents=True, exist_ok=True)
+        ROOT_WORKSPACES.chmod(0o711)
+        base = str(ROOT_WORKSPACES)
+    with tempfile.TemporaryDirectory(prefix="specsnap-grade-", dir=base) as tmp:
+        work = Path(tmp)
+        work.chmod(0o711)  # subjects pass through to the export and their scratch only
+        yield work
+
+
+@cache
+def _root_namespaces() -> bool:
+    return _probe(["unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh", "true"])
+
+
+@cache
+def _user_namespaces() -> bool:
+    return _probe(["unshare", "--user", "--map-root-user", "--net", "--", "true"])
+
+
+def _probe(argv: list[str]) -> bool:
+    if shutil.which(argv[0]) is None:
+        return False
+    return subprocess.run(argv, capture_output=True, stdin=subprocess.DEVNULL).returncode == 0

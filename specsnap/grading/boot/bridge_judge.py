@@ -59,6 +59,13 @@ class RemoteError(Exception):
         self.ref: Ref | None = Ref(subject, ref, self.type) if type(ref) is int else None
         super().__init__(f"{self.type}: {self.message}")
 
+    def __getattr__(self, name: str) -> Any:
+        """Attributes of the exception object in the subject (`info.value.available`)."""
+        ref = self.__dict__.get("ref")
+        if ref is None or name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(ref, name)
+
 
 def _text(value: Any) -> str:
     return value if type(value) is str else "?"

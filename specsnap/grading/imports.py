@@ -33,8 +33,8 @@ UNRESOLVABLE = "a computed import cannot be checked against wiring.yaml"
 class ModuleMap:
     """Module name ↔ file, for every importable `.py` in the export."""
 
-    files: dict[str, str]  # module -> export-relative path
-    by_real_path: dict[str, str]  # resolved absolute path -> module
+    files: dict[str, str]  # module -> export-relative path (a file linked twice has two names)
+    by_real_path: dict[str, tuple[str, ...]]  # resolved absolute path -> every module name
 
     @property
     def first_party(self) -> frozenset[str]:
@@ -44,7 +44,7 @@ class ModuleMap:
 def map_modules(export: Path, python_path: tuple[str, ...]) -> ModuleMap:
     root = export.resolve()
     files: dict[str, str] = {}
-    by_real: dict[str, str] = {}
+    by_real: dict[str, tuple[str, ...]] = {}
     for base in python_path:
         start = (export / base).resolve()
         if not start.is_relative_to(root) or not start.is_dir():
@@ -54,20 +54,23 @@ def map_modules(export: Path, python_path: tuple[str, ...]) -> ModuleMap:
             if not module or module in files:
                 continue
             files[module] = os.path.relpath(path, export)
-            by_real.setdefault(str(Path(path).resolve()), module)
+            real = str(Path(path).resolve())
+            by_real[real] = (*by_real.get(real, ()), module)
     return ModuleMap(files, by_real)
 
 
 def _walk(start: Path, root: Path) -> Iterator[tuple[str, list[str]]]:
-    """(path, module parts) of each importable .py under `start`, links followed inside `root`."""
-    seen: set[str] = set()
-    stack: list[tuple[Path, list[str]]] = [(start, [])]
+    """(path, module parts) of each importable .py under `start`, links followed inside `root`.
+
+    A directory reached twice through links yields its files under each name, as Python would
+    import them; only a cycle (a directory inside itself) stops the walk.
+    """
+    stack: list[tuple[Path, list[str], frozenset[str]]] = [(start, [], frozenset())]
     while stack:
-        directory, prefix = stack.pop()
+        directory, prefix, ancestors = stack.pop()
         real = os.path.realpath(directory)
-        if real in seen or not Path(real).is_relative_to(root):
+        if real in ancestors or not Path(real).is_relative_to(root) or len(prefix) > 32:
             continue
-        seen.add(real)
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError:
@@ -77,7 +80,7 @@ def _walk(start: Path, root: Path) -> Iterator[tuple[str, list[str]]]:
             if not target.is_relative_to(root):
                 continue
             if target.is_dir() and entry.name.isidentifier() and entry.name != "__pycache__":
-                stack.append((Path(entry.path), [*prefix, entry.name]))
+                stack.append((Path(entry.path), [*prefix, entry.name], ancestors | {real}))
             elif target.is_file() and entry.name.endswith(".py"):
                 stem = entry.name[:-3]
                 if stem.isidentifier():
@@ -197,18 +200,21 @@ def _is_sys_modules(node: ast.expr) -> bool:
 def runtime_violations(
     wiring: Wiring, events: list[dict[str, Any]], modules: ModuleMap, export: Path
 ) -> list[Violation]:
-    """Boundary violations among the module loads the subjects reported."""
+    """Boundary violations among the module loads the subjects reported.
+
+    A file linked under several module names is judged under each: a tree that aliases its own
+    modules gets no benefit of the doubt.
+    """
     found = set()
     for event in events:
-        importer = modules.by_real_path.get(str(event.get("file", "")))
-        if importer is None:
-            continue
+        importers = modules.by_real_path.get(str(event.get("file", "")), ())
         name = str(event.get("name", ""))
-        imported = name if event.get("kind") == "i" else modules.by_real_path.get(name)
-        if not imported:
-            continue
-        rule = rule_broken(wiring, importer, imported, modules.first_party)
-        if rule is not None:
-            rel = modules.files[importer]
-            found.add(Violation(importer, imported, rel, int(event.get("line", 0)), rule, "dynamic"))
+        imported = (name,) if event.get("kind") == "i" else modules.by_real_path.get(name, ())
+        for importer in importers:
+            for target in imported:
+                rule = rule_broken(wiring, importer, target, modules.first_party)
+                if rule is not None:
+                    rel = modules.files[importer]
+                    line = int(event.get("line", 0))
+                    found.add(Violation(importer, target, rel, line, rule, "dynamic"))
     return sorted(found, key=lambda v: (v.file, v.line, v.imported))

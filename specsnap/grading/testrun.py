@@ -38,6 +38,7 @@ BOOT_FILES = (
     "judge_boot.py",
     "visible_boot.py",
     "specsnap_grade_report.py",
+    "subject_guard.py",
 )
 BASELINE_GROUP = "(baseline)"
 
@@ -187,6 +188,7 @@ def _run_visible(
         "grader_paths": _grader_paths(),
         "boot_dir": str(work / "boot"),
         "code_paths": code_paths,
+        "network_guard": not launcher.network_isolated,
         "result_fd": write_end,
         "pytest_args": [
             "-c",

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import socket
 from pathlib import Path
 
 import pytest
 
 from specsnap.grading import grade_repository
-from specsnap.identity import resolve_run_as
+from specsnap.params import values_for
+from specsnap.receipt import canonical_json
 from specsnap.scoring import compute_scores
 from specsnap.tiers import Tier
 from specsnap.tokens import TokenUsage
@@ -18,7 +21,7 @@ ALL = ["UNIT-1", "REP-1"]
 
 
 def scores(tier: Tier, repo: Path):  # type: ignore[no-untyped-def]
-    grade = grade_repository(tier, repo, resolve_run_as())
+    grade = grade_repository(tier, repo, values_for(tier, 0))
     s = compute_scores(
         grade.passed_flags,
         grade.gate["holds"],
@@ -114,7 +117,10 @@ def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0
     kinds = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
-    assert ("units.convert", "report.lines", "dynamic") in kinds
+    # Loading report.lines loads its package first: the subject reports that load as the one
+    # units.convert caused (report's own __init__ then imports report.lines itself).
+    assert ("units.convert", "report", "dynamic") in kinds
+    assert ("units.convert", "?", "static") in kinds  # the computed name itself
     assert all(
         v["file"] == "units/convert.py" and v["line"] > 0 for v in grade.gate["wiring_violations"]
     )
@@ -132,7 +138,8 @@ def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
     commit_all(repo)
     grade, _ = scores(tier90, repo)
     found = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
-    assert ("units.convert", "report", "dynamic") in found
+    # A literal name is resolved statically (the subject reports the same load at run time).
+    assert ("units.convert", "report", "static") in found
 
 
 # --- the agent tries to fake its score --------------------------------------------------------
@@ -191,23 +198,6 @@ def test_module_printing_fake_passed_lines_cannot_raise_the_score(tier90: Tier, 
     _assert_cannot_raise(tier90, repo)
 
 
-def test_product_code_reaching_for_pytest_is_a_breach(tier90: Tier, tmp_path: Path):
-    repo = starter_repo(tier90, tmp_path / "r", ALL)
-    init = repo / "units" / "__init__.py"
-    init.write_text(
-        init.read_text() + '\n"""Tested with pytest, as prose may say."""\nimport sys\n'
-        "_runner = sys.modules.get('_pytest.runner')\n"
-    )
-    (repo / "report" / "hack.py").write_text("from _pytest import reports\n")
-    commit_all(repo)
-    grade, s = scores(tier90, repo)
-    assert s.net_retention == 0.0 and not grade.gate["protocol_ok"]
-    assert sorted(b["file"] + f":{b['line']}" for b in grade.gate["protocol_breaches"]) == [
-        "report/hack.py:1",
-        f"units/__init__.py:{len(init.read_text().splitlines())}",
-    ]
-
-
 def test_shadowing_pytest_or_stdlib_modules_does_not_work(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r")
     for name in ("pytest.py", "_pytest.py", "json.py", "pluggy.py"):
@@ -215,13 +205,15 @@ def test_shadowing_pytest_or_stdlib_modules_does_not_work(tier90: Tier, tmp_path
     _assert_cannot_raise(tier90, repo)
 
 
-def test_exiting_the_test_process_early_fails_everything(tier90: Tier, tmp_path: Path):
+def test_exiting_the_subject_early_fails_only_what_runs_there(tier90: Tier, tmp_path: Path):
     repo = starter_repo(tier90, tmp_path / "r", ALL)
     init = repo / "report" / "__init__.py"
     init.write_text(init.read_text() + "\nimport os\nos._exit(0)\n")
     commit_all(repo)
     grade, s = scores(tier90, repo)
-    assert s.raw_retention == 0.0 and not grade.gate["holds"]
+    # Each requirement has its own subject: UNIT-1 never loads `report` and keeps its result.
+    assert [r["id"] for r in grade.requirements if r["passed"]] == ["UNIT-1"]
+    assert s.net_retention == 0.0 and not grade.gate["baseline_ok"]
 
 
 def test_symlink_out_of_the_repository_is_not_followed(tier90: Tier, tmp_path: Path):
@@ -244,11 +236,13 @@ def test_repository_without_commit_or_git_grades_zero(tier90: Tier, tmp_path: Pa
 def test_code_under_test_cannot_reach_the_network(
     tier90: Tier, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, namespace: bool
 ) -> None:
-    from specsnap.grading import testrun
+    from specsnap.grading import isolation
 
-    if namespace and not testrun.network_isolation_available():
+    available = isolation._root_namespaces() if os.geteuid() == 0 else isolation._user_namespaces()
+    if namespace and not available:
         pytest.skip("this kernel refuses network namespaces; the guard case still runs")
-    monkeypatch.setattr(testrun, "network_isolation_available", lambda: namespace)
+    monkeypatch.setattr(isolation, "_root_namespaces", lambda: namespace)
+    monkeypatch.setattr(isolation, "_user_namespaces", lambda: namespace)
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(8)
@@ -268,3 +262,23 @@ def test_code_under_test_cannot_reach_the_network(
     with pytest.raises(TimeoutError):
         listener.accept()
     listener.close()
+
+
+def test_regrading_is_deterministic_for_code_that_iterates_a_set(tier90: Tier, tmp_path: Path):
+    # Correct only when the set happens to iterate "lb" first: with a random hash seed per run,
+    # UNIT-1 would pass in some gradings and fail in others.
+    repo = starter_repo(tier90, tmp_path / "r", ["REP-1"])
+    convert = repo / "units" / "convert.py"
+    convert.write_text(
+        convert.read_text().replace(
+            'FACTORS = {"g": 1.0, "kg": 1000.0}',
+            'FACTORS = {"g": 1.0, "kg": 1000.0}\n'
+            'FACTORS["lb"] = 453.59237 if next(iter({"lb", "oz", "st", "gr"})) == "lb" else 1.0\n'
+            'FACTORS["oz"] = FACTORS["lb"] / 16',
+        )
+    )
+    commit_all(repo)
+    first = canonical_json(dataclasses.asdict(grade_repository(tier90, repo, values_for(tier90, 0))))
+    for _ in range(19):
+        again = grade_repository(tier90, repo, values_for(tier90, 0))
+        assert canonical_json(dataclasses.asdict(again)) == first

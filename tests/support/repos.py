@@ -6,6 +6,8 @@ import shutil
 from pathlib import Path
 
 from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
+from specsnap.params import values_for
+from specsnap.solutions import rendered_patch
 from specsnap.tiers import Tier
 
 
@@ -14,12 +16,16 @@ def commit_all(repo: Path, message: str = "work") -> None:
     git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=BASELINE_IDENTITY)
 
 
-def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None) -> Path:
+def starter_repo(
+    tier: Tier, dest: Path, patches: list[str] | None = None, seed: int = 0
+) -> Path:
     """A repository of the tier's starter at its baseline, with reference patches committed."""
     shutil.copytree(tier.starter, dest, ignore=shutil.ignore_patterns("__pycache__"))
     create_baseline(dest, "Baseline")
+    values = values_for(tier, seed)
     for req_id in patches or []:
-        git(dest, "apply", "--3way", str(tier.solution / f"{req_id}.patch"))
+        text = rendered_patch(tier.solution / f"{req_id}.patch", values)
+        git(dest, "apply", "--3way", "-", input=text.encode())
     if patches:
         commit_all(dest, "reference")
     return dest

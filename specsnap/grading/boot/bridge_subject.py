@@ -94,31 +94,12 @@ from bridge_codec import (  # noqa: E402
     write_message,
 )
 
+if CONFIG.get("network_guard"):
+    from subject_guard import guard_network
+
+    guard_network()
 sys.path.remove(CONFIG["boot_dir"])
 sys.path.extend(CONFIG["code_paths"])  # last: graded code shadows no standard module
-
-
-def _guard_network() -> None:
-    # Only where no network namespace could be made (recorded as network_isolated: false).
-    import socket
-
-    def refuse(*args: object, **kwargs: object) -> None:
-        raise OSError("network access is disabled while SpecSnap grades")
-
-    original = socket.socket.connect
-
-    def connect(self: socket.socket, address: object) -> None:
-        if self.family in (socket.AF_INET, socket.AF_INET6):
-            refuse()
-        original(self, address)
-
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect  # type: ignore[method-assign,assignment]
-    socket.create_connection = refuse  # type: ignore[assignment]
-
-
-if CONFIG.get("network_guard"):
-    _guard_network()
 
 
 class Server:

@@ -15,6 +15,10 @@ import sys
 CONFIG = json.loads(sys.argv[1])
 sys.path[:0] = [*CONFIG["grader_paths"], CONFIG["boot_dir"]]
 sys.path.extend(CONFIG["code_paths"])
+if CONFIG.get("network_guard"):
+    from subject_guard import guard_network
+
+    guard_network()
 
 import pytest  # noqa: E402
 from specsnap_grade_report import GradeReport  # noqa: E402

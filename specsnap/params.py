@@ -59,6 +59,18 @@ def draw(tier: Tier, seed: int) -> dict[str, Value]:
     return values
 
 
+def recall_seed(tier: Tier, seed: int, tries: int = 64) -> int:
+    """Another seed whose draw differs from `seed`'s in as many values as possible (the recall
+    control's: the reference it plays is one the run's sprint never asked for)."""
+    mine = draw(tier, seed)
+
+    def differences(other: int) -> int:
+        theirs = draw(tier, other)
+        return sum(theirs[name] != value for name, value in mine.items())
+
+    return max(range(seed + 1, seed + 1 + tries), key=lambda other: (differences(other), -other))
+
+
 def template_values(tier: Tier, drawn: Mapping[str, Value]) -> dict[str, Any]:
     """The drawn values plus what the tier's parameters.py derives from them."""
     derive = _derive_function(tier.root)

@@ -7,6 +7,8 @@ writing each file in place the way an editor does, so the cutoff sees ordinary s
   its notes and finishes every requirement they list (it also records amendments it is told).
 - amnesiac: keeps nothing; in a continuation session it only finishes the work the working tree
   shows in progress.
+- recall: skips session 1 and, in every later session, plays the whole reference solution it
+  was given (that of another seed: what a model that memorised the public reference would write).
 - noop: does nothing.
 
 Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original]
@@ -160,6 +162,8 @@ def main(argv: list[str]) -> int:
     if mode == "noop":
         return 0
     prompt = prompt_file.read_text()
+    if mode == "recall":
+        return recall(prompt, control)
     ids = requirement_ids(prompt)
     original: set[str] = set()
     if contract_original and (control / "solution-original").is_dir():
@@ -194,6 +198,17 @@ def main(argv: list[str]) -> int:
             if patch.stem != "BASELINE" and in_progress(patch):
                 apply_requirement(patch)
     commit("Continue the sprint")
+    return 0
+
+
+def recall(prompt: str, control: Path) -> int:
+    """Session 1: nothing. Later: every patch of the recalled reference solution, committed."""
+    if not prompt.startswith("Continue"):
+        return 0
+    for patch in sorted((control / "solution").glob("*.patch"), key=lambda p: p.stem != "BASELINE"):
+        if not started(patch) or in_progress(patch):
+            apply_requirement(patch)
+    commit("Implement the sprint")
     return 0
 
 

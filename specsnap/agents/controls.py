@@ -1,8 +1,9 @@
 """The benchmark's own controls: agents that need no model, played from the reference solution.
 
 They make the protocol visible: `notetaker` keeps the sprint in a notes file and should score
-100%; `amnesiac` keeps nothing and should lose everything but the edit it was cut off in; `noop`
-does nothing. Option `contract=original` makes an agent follow the original sprint and ignore
+100%; `amnesiac` keeps nothing and should lose everything but the edit it was cut off in; `recall`
+skips session 1 and then writes the reference solution of *another* seed, as a model that
+memorised the public tiers would, and should fail every seeded requirement; `noop` does nothing. Option `contract=original` makes an agent follow the original sprint and ignore
 amendments (tier 4's proof that amendments bite).
 """
 
@@ -49,6 +50,11 @@ def notetaker() -> ControlAgent:
 @register_agent("amnesiac")
 def amnesiac() -> ControlAgent:
     return ControlAgent("amnesiac")
+
+
+@register_agent("recall")
+def recall() -> ControlAgent:
+    return ControlAgent("recall")
 
 
 @register_agent("noop")

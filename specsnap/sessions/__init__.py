@@ -18,7 +18,7 @@ from specsnap.agents.base import Invocation, SessionContext, get_agent
 from specsnap.errors import UsageError
 from specsnap.gitrepo import commits_between, rev_parse
 from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
-from specsnap.params import values_for
+from specsnap.params import recall_seed, values_for
 from specsnap.prompts import product_note, session_prompt
 from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
@@ -194,8 +194,9 @@ def _session_usage(meter: TokenMeter | None, reported: TokenUsage, notes: list[s
 
 def solution_values(run: Run) -> dict[str, Any]:
     """The values the control agents' reference solution is rendered with: the run's own, or
-    another seed's for `--agent-opt solution_seed=N` (the recall control)."""
-    seed = int(run.agent_options.get("solution_seed", run.seed))
+    another seed's for the recall control (or `--agent-opt solution_seed=N`)."""
+    default = recall_seed(run.tier, run.seed) if run.agent == "recall" else run.seed
+    seed = int(run.agent_options.get("solution_seed", default))
     return values_for(run.tier, seed)
 
 

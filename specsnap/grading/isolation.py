@@ -93,7 +93,8 @@ def _launcher(account: RunAs) -> SubjectLauncher:
     flags = ("-P", "-s", "-S", "-B")
     if not account.is_self:
         drop = ("setpriv", f"--reuid={account.uid}", f"--regid={account.gid}", "--clear-groups")
-        sweep = (*drop, "--", python, "-S", "-c", "import os; os.kill(-1, 9)")
+        # kill(-1) from the account itself reaches every process of that account, and no other.
+        sweep = (*drop, "--", "/bin/sh", "-c", "kill -KILL -1")
         if _root_namespaces():
             argv = ("unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
             argv += (*drop, "--", python, *flags)

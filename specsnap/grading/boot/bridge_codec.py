@@ -26,14 +26,13 @@ a plain value. The judge decodes into plain Python values, `Record`, `EnumMember
 from __future__ import annotations
 
 import base64
-import dataclasses
 import datetime as dt
-import enum
 import json
 import math
 import os
 import re
 import struct
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -106,13 +105,16 @@ def record_type(record: Record) -> str:
     return record._record_type
 
 
-@dataclasses.dataclass(frozen=True)
 class EnumMember:
-    """An enum member of the subject's: its class's qualified name, its name and its value."""
+    """An enum member of the subject's: its class's qualified name, its name and its value.
 
-    type: str
-    name: str
-    value: Any
+    Two members are equal when their classes' names and their names are.
+    """
+
+    __slots__ = ("name", "type", "value")
+
+    def __init__(self, type_name: str, name: str, value: Any) -> None:
+        self.type, self.name, self.value = type_name, name, value
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, EnumMember):
@@ -122,12 +124,26 @@ class EnumMember:
     def __hash__(self) -> int:
         return hash((self.type, self.name))
 
+    def __repr__(self) -> str:
+        return f"<{self.type.rsplit('.', 1)[-1]}.{self.name}: {self.value!r}>"
 
-@dataclasses.dataclass(frozen=True)
+
 class Opaque:
     """A value that has no plain-data form (the marker of an unserialisable object)."""
 
-    type: str
+    __slots__ = ("type",)
+
+    def __init__(self, type_name: str) -> None:
+        self.type = type_name
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Opaque) and other.type == self.type
+
+    def __hash__(self) -> int:
+        return hash(self.type)
+
+    def __repr__(self) -> str:
+        return f"Opaque({self.type!r})"
 
 
 # -- framing --------------------------------------------------------------------------------
@@ -211,15 +227,19 @@ def encode(value: Any, on_other: Callable[[Any], Any], depth: int = 0) -> Any:
 def encode_plain(value: Any, depth: int = 0) -> Any:
     """The subject's deep form of a value: enums and records as data, the rest opaque."""
 
+    # Imported only if the graded code imported them: nothing else can be an enum or a dataclass.
+    enum = sys.modules.get("enum")
+    dataclasses = sys.modules.get("dataclasses")
+
     def other(item: Any) -> Any:
         kind = type(item)
-        if isinstance(item, enum.Enum):
+        if enum is not None and isinstance(item, enum.Enum):
             return {
                 "$enum": qualname(kind),
                 "name": str(item.name),
                 "value": encode_plain(item.value, depth + 1),
             }
-        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+        if dataclasses is not None and dataclasses.is_dataclass(item) and not isinstance(item, type):
             fields = {
                 f.name: encode_plain(getattr(item, f.name), depth + 1)
                 for f in dataclasses.fields(item)

@@ -78,8 +78,7 @@ def _install_audit_hook() -> None:
 
 _install_audit_hook()
 
-import dataclasses  # noqa: E402  (after the hook: these imports are reported, as all are)
-import importlib  # noqa: E402
+import importlib  # noqa: E402  (after the hook: these imports are reported, as all are)
 import json  # noqa: E402
 
 CONFIG = json.loads(CONFIG_TEXT)
@@ -117,10 +116,10 @@ class Server:
 
     def shallow(self, value: object) -> object:
         """Plain values and builtin containers as data, enum members as data, the rest as refs."""
-        import enum
+        enum = sys.modules.get("enum")
 
         def other(item: object) -> object:
-            if isinstance(item, enum.Enum):
+            if enum is not None and isinstance(item, enum.Enum):
                 return encode_plain(item)
             return self.ref(item)
 
@@ -240,7 +239,6 @@ def serve(requests: int, responses: int) -> None:
 
 
 if __name__ == "__main__":
-    _ = dataclasses  # imported before graded code, so its load is attributed to the grader
     serve(int(CONFIG["request_fd"]), int(CONFIG["response_fd"]))
     sys.stdout.flush()
     os._exit(0)

@@ -267,7 +267,7 @@ def tiers_validate(tier: str | None) -> None:
 @_guard
 def schema(name: str) -> None:
     """Print a JSON Schema shipped with SpecSnap."""
-    from specsnap.tiers import load_schema
+    from specsnap.schemas import load_schema
 
     click.echo(json.dumps(load_schema(name), indent=2))
 

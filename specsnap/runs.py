@@ -26,7 +26,8 @@ from specsnap.gitrepo import create_baseline, git
 from specsnap.grading import grade_repository
 from specsnap.identity import can_execute, resolve_run_as
 from specsnap.receipt import tier_digest
-from specsnap.scorecard import build_scorecard, write_scorecard
+from specsnap.report import build_scorecard, write_report
+from specsnap.scorecard.model import Scorecard
 from specsnap.tiers import Tier, load_tier
 
 RUN_FILE = "run.json"
@@ -188,7 +189,7 @@ def session_breaches(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [breach for record in records for breach in record.get("breaches", [])]
 
 
-def grade_run(run_dir: Path) -> dict[str, Any]:
+def grade_run(run_dir: Path) -> Scorecard:
     """Grade HEAD of the run's sandbox; writes scorecard.json and scorecard.md."""
     run = load_run(run_dir)
     tier = run.tier
@@ -200,5 +201,5 @@ def grade_run(run_dir: Path) -> dict[str, Any]:
     started = time.monotonic()
     grade = grade_repository(tier, run.sandbox, resolve_run_as(), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
-    write_scorecard(card, run_dir)
+    write_report(card, run_dir)
     return card

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from specsnap.render.markup import code, text
 from specsnap.render.words import (
     MARKDOWN,
-    breach_where,
     cutoff_story,
     duration,
     ending,
@@ -106,7 +105,8 @@ def requirements_table(card: Scorecard) -> list[str]:
 
 
 def sessions_table(card: Scorecard) -> list[str]:
-    """The story of each session: how it ended, its cutoff, tokens, duration; then notes."""
+    """The story of each session: how it ended, its cutoff, tokens, duration; then notes.
+    (A session's protocol breaches are gate findings, listed with the others.)"""
     lines = [
         "| Session | Ended | Cutoff | Tokens (in / out / cache write / cache read) | Duration |",
         "|--:|:--|:--|:--|--:|",
@@ -122,10 +122,6 @@ def sessions_table(card: Scorecard) -> list[str]:
                 f"- session {s.index}: the agent reported {tokens_story(s.tokens_reported)}"
             )
         notes += [f"- session {s.index}: {text(note)}" for note in s.notes]
-        notes += [
-            f"- session {s.index}: protocol breach {breach_where(b)}: {text(b.what)}"
-            for b in s.breaches
-        ]
     return lines + (["", *bounded(notes, "session notes")] if notes else [])
 
 

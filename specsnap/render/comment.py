@@ -128,10 +128,15 @@ def _base_note(
     note = f"Changes (▲ ▼, percentage points) are against {base}{at}."
     if missing:
         note += f" No base scores for: {', '.join(text(m) for m in missing)}."
-    if len(found) < MIN_PAIRS:
+    compared: dict[tuple[str, str], int] = {}
+    for card in cards:
+        if deltas.get(card.key) is not None:
+            group = (card.tier_id, card.agent.name)
+            compared[group] = compared.get(group, 0) + 1
+    if max(compared.values()) < MIN_PAIRS:
         note += (
-            f" With {len(found)} seed(s) compared, a change cannot be told from run-to-run "
-            f"noise: evaluate at least {MIN_PAIRS} seeds per tier."
+            f" With {max(compared.values())} seed(s) per tier compared, a change cannot be told "
+            f"from run-to-run noise: evaluate at least {MIN_PAIRS} seeds per tier."
         )
     return note
 

@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from specsnap.publish.limits import COMMENT_MAX, github_length
+from specsnap.render.limits import COMMENT_MAX, github_length
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import many_violations, write_fixture
 

@@ -1,4 +1,4 @@
-"""Sample scorecards (tests/fixtures/scorecards) for the rendering, publishing, bot and Action tests.
+"""Sample scorecards (tests/fixtures/scorecards) for rendering, publishing, bot and Action tests.
 
 The fixtures are sealed schema-version-2 scorecards:
 - tier-2-seed-7:      6/8 retained, regression gate broken (boundary violations, protected

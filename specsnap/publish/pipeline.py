@@ -27,7 +27,13 @@ from specsnap.publish.github import (
 from specsnap.publish.policy import FailOn, any_fails, conclusion
 from specsnap.publish.target import Target
 from specsnap.render.checks import check_name, render_check_run
-from specsnap.render.comment import RenderContext, comment_marker, render_comment, render_summary
+from specsnap.render.comment import (
+    NotEvaluated,
+    RenderContext,
+    comment_marker,
+    render_comment,
+    render_summary,
+)
 from specsnap.scorecard.delta import Delta, compare
 from specsnap.scorecard.model import Scorecard
 
@@ -69,8 +75,10 @@ def publish_scorecards(
     target: Target,
     options: PublishOptions,
     github: Github | None,
+    not_evaluated: Sequence[NotEvaluated] = (),
 ) -> PublishResult:
-    """Publish `cards` to `target`: a check run each, and the sticky comment on a pull request.
+    """Publish `cards` to `target`: a check run each, and the sticky comment on a pull request
+    (which lists the `not_evaluated` runs as such).
 
     `github` is None when there is no token: everything degrades to the job summary.
     """
@@ -82,7 +90,9 @@ def publish_scorecards(
         info = pull_request_info(repo, target.pull_request)
         target = replace(target, head_sha=target.head_sha or info.head_sha, base_ref=info.base_ref)
     deltas, warnings = _deltas(repo, target, cards)
-    context = RenderContext(options.run_url, target.head_sha, target.base_ref or None)
+    context = RenderContext(
+        options.run_url, target.head_sha, target.base_ref or None, None, tuple(not_evaluated)
+    )
 
     written = _Written()
     if repo is not None and degraded is None:

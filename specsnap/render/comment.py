@@ -27,11 +27,27 @@ OMITTED_NOTE = (
     "> [!WARNING]\n> Truncated: details of {omitted} run(s) were left out to stay within GitHub's "
     "size limit. Every scorecard is in the job summary and the workflow's scorecard artifact."
 )
+NOT_EVALUATED_MARK = "⚪"
 NOISE_RULE = (
     f"A change is beyond run-to-run noise when the {CONFIDENCE:.0%} bootstrap interval of the "
     f"mean per-seed difference against the base excludes zero (at least {MIN_PAIRS} seeds "
     "evaluated on both)."
 )
+
+
+@dataclass(frozen=True)
+class NotEvaluated:
+    """A run that did not happen, and why: a fork's pull request without the API key is
+    reported as not evaluated, never as a failure of the agent."""
+
+    tier_id: str
+    seed: int
+    agent: str
+    reason: str  # e.g. "no API key"
+
+    @property
+    def label(self) -> str:
+        return f"{self.tier_id}, seed {self.seed}"
 
 
 @dataclass(frozen=True)
@@ -42,6 +58,7 @@ class RenderContext:
     commit: str | None = None
     base_ref: str | None = None
     notice: str | None = None  # e.g. why publishing was degraded
+    not_evaluated: tuple[NotEvaluated, ...] = ()
 
 
 def comment_marker(key: str) -> str:
@@ -90,20 +107,28 @@ def render_summary(
 def _overview(
     cards: Sequence[Scorecard], deltas: Mapping[str, Delta | None], context: RenderContext
 ) -> str:
-    agents = sorted({card.agent.name for card in cards})
+    skipped = context.not_evaluated
+    agents = sorted({card.agent.name for card in cards} | {s.agent for s in skipped})
     passed = sum(card.passed for card in cards)
     lines = [f"### SpecSnap · {', '.join(code(a) for a in agents) or 'no runs'}", ""]
     if context.notice:
         lines += [f"> [!WARNING]\n> {text(context.notice)}", ""]
     where = f" on {code(context.commit[:12])}" if context.commit else ""
-    lines += [
-        f"**{mark(bool(cards) and passed == len(cards))} {passed} of {len(cards)} "
-        f"run(s) passed**{where}",
-        "",
-    ]
+    if cards:
+        verdict = f"{mark(passed == len(cards))} {passed} of {len(cards)} run(s) passed"
+    else:
+        verdict = f"{NOT_EVALUATED_MARK} no run was evaluated"
+    more = f", {len(skipped)} not evaluated" if skipped and cards else ""
+    lines += [f"**{verdict}{more}**{where}", ""]
     lines += blocks.score_header()
     lines += [blocks.score_row(card, deltas.get(card.key)) for card in cards]
-    lines += ["", _base_note(cards, deltas, context)]
+    lines += [
+        f"| {text(s.label)} | — | — | — | — | {NOT_EVALUATED_MARK} not evaluated: "
+        f"{text(s.reason)} |"
+        for s in skipped
+    ]
+    if cards:
+        lines += ["", _base_note(cards, deltas, context)]
     seeds = _seeds(cards, deltas)
     if seeds:
         lines += ["", *seeds]

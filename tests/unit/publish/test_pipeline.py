@@ -10,7 +10,7 @@ from specsnap.publish.github import ApiConfig, connect
 from specsnap.publish.pipeline import CommentMode, PublishOptions, publish_scorecards
 from specsnap.publish.target import Target
 from specsnap.render.checks import render_check_run
-from specsnap.render.comment import RenderContext
+from specsnap.render.comment import NotEvaluated, RenderContext
 from specsnap.render.markdown import render_markdown
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import fixture_card
@@ -152,3 +152,13 @@ def test_changes_mode_comments_when_there_is_no_base_to_compare_with(
         [fixture_card("tier-1-seed-3")], Target(REPO, HEAD, 12, "main"), options, client(server)
     )
     assert result.comment_created
+
+
+def test_runs_that_were_not_evaluated_are_said_so_not_failed(server: GitHubServer) -> None:
+    skipped = [NotEvaluated("tier-2", 7, "claude-code", "no API key")]
+    result = publish_scorecards(
+        [], Target(REPO, HEAD, 12, "main"), PublishOptions(), client(server), skipped
+    )
+    assert result.comment_created and result.check_run_urls == ()
+    (comment,) = server.repos[REPO].comments.values()
+    assert "⚪ not evaluated: no API key" in comment["body"] and "0.0%" not in comment["body"]

@@ -18,7 +18,7 @@ from specsnap.bot import replies
 from specsnap.bot.command import CommandError, RunCommand, parse_command
 from specsnap.render.badge import badge_for, endpoint_json, render_svg
 from specsnap.render.checks import CheckRunOutput, render_check_run
-from specsnap.render.comment import RenderContext, render_comment, render_summary
+from specsnap.render.comment import NotEvaluated, RenderContext, render_comment, render_summary
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.render.terminal import render_summary as render_terminal
@@ -84,6 +84,18 @@ def test_comment_of_several_runs_with_a_base() -> None:
     deltas = {cards[0].key: compare(cards[0], snapshot_of(base, "0a1b2c3d4e5f"))}
     matches_golden("comment-runs.md", render_comment(cards, deltas, CONTEXT, "default"))
     matches_golden("job-summary-runs.md", render_summary(cards, deltas, CONTEXT))
+
+
+def test_a_run_without_its_api_key_is_not_evaluated_rather_than_failed() -> None:
+    skipped = (NotEvaluated("tier-2", 8, "claude-code", "no API key (a fork's pull request)"),)
+    context = RenderContext(RUN_URL, "f" * 40, "main", None, skipped)
+    alongside = render_comment([CARDS["passed"]()], {}, context, "default")
+    alone = render_comment([], {}, context, "default")
+    matches_golden("comment-not-evaluated.md", f"{alongside}\n\n---\n\n{alone}\n")
+    assert "| tier-2, seed 8 | — | — | — | — | ⚪ not evaluated: no API key" in alone
+    assert "**⚪ no run was evaluated** on `ffffffffffff`" in alone
+    assert "0.0%" not in alone and "not passed" not in alone
+    assert "**✅ 1 of 1 run(s) passed, 1 not evaluated**" in alongside
 
 
 def reseeded(seed: int, net: float) -> Callable[[dict[str, Any]], None]:

@@ -114,7 +114,7 @@ def sessions_table(card: Scorecard) -> list[str]:
     notes: list[str] = []
     for s in card.sessions:
         lines.append(
-            f"| {s.index} | {ending(s.exit)} | {cutoff_story(s.cutoff, MARKDOWN)} "
+            f"| {s.index} | {ending(s.exit, MARKDOWN)} | {cutoff_story(s.cutoff, MARKDOWN)} "
             f"| {tokens_story(s.tokens)} | {duration(s.duration_s)} |"
         )
         if s.tokens_reported is not None and s.tokens_reported != s.tokens:

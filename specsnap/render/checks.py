@@ -66,7 +66,7 @@ class CheckRunOutput:
 
 def check_name(prefix: str, card: Scorecard) -> str:
     """`SpecSnap (tier-2, seed 7)`: one check run per (tier, seed) cell."""
-    return f"{prefix} ({card.label})"
+    return f"{prefix} ({inert(card.label)})"
 
 
 def annotations_for(card: Scorecard) -> list[Annotation]:

@@ -102,12 +102,14 @@ def duration(seconds: float | None) -> str:
     return f"{minutes} min {rest:02d} s"
 
 
-def ending(exit_info: Exit) -> str:
+def ending(exit_info: Exit, style: Style) -> str:
     """How a session ended, said plainly: finished, cut off, crashed, timed out."""
     word = ENDINGS[exit_info.status]
     if exit_info.status == "crashed":
-        how = exit_info.signal or (f"exit code {exit_info.code}" if exit_info.code else "")
-        word += f" ({how})" if how else ""
+        if exit_info.signal:
+            word += f" ({style.prose(exit_info.signal)})"
+        elif exit_info.code:
+            word += f" (exit code {exit_info.code})"
     return word
 
 
@@ -135,9 +137,10 @@ def tokens_story(tokens: Tokens) -> str:
 
 def session_line(session: Session, style: Style) -> str:
     """One session in one line: how it ended, its cutoff, tokens, duration."""
+    ended = f"{ending(session.exit, style)} after {duration(session.duration_s)}"
     return (
-        f"session {session.index}: {ending(session.exit)} after {duration(session.duration_s)};"
-        f" cutoff {cutoff_story(session.cutoff, style)}; tokens {tokens_story(session.tokens)}"
+        f"session {session.index}: {ended}; cutoff {cutoff_story(session.cutoff, style)}; "
+        f"tokens {tokens_story(session.tokens)}"
     )
 
 
@@ -149,7 +152,7 @@ def requirement_result(requirement: Requirement, style: Style) -> str:
         return "not retained"
     first = failing[0]
     more = f" and {len(failing) - 1} more" if len(failing) > 1 else ""
-    return f"not retained: {style.name(first.id)} {first.outcome}{more}"
+    return f"not retained: {style.name(first.id)} {style.prose(first.outcome)}{more}"
 
 
 def finding_text(finding: Finding, style: Style) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 
 from specsnap.bot import replies
@@ -22,11 +23,12 @@ from specsnap.render.comment import NotEvaluated, RenderContext, render_comment,
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.render.terminal import render_summary as render_terminal
+from specsnap.schemas import load_schema
 from specsnap.scorecard.delta import Delta, compare, find_snapshots, snapshot_of
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard
 from tests.support.markdown import assert_inert
-from tests.support.scorecards import fixture_card, hostile
+from tests.support.scorecards import HOSTILE_TEXT, fixture_card, hostile
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 RUN_URL = "https://github.example/octo/agent/actions/runs/9"
@@ -180,3 +182,38 @@ def test_bot_replies() -> None:
         assert_inert(
             reply.replace("@dev ", "dev ").replace("@reader!", "reader!"), links=(RUN_URL,)
         )
+
+
+def hostile_everywhere(document: dict[str, Any]) -> None:
+    """Every string of a scorecard that the schema lets anyone choose, made hostile: a forged
+    scorecard (a fork's artifact) controls all of them, not only what an agent writes."""
+    validator = jsonschema.Draft202012Validator(load_schema("scorecard"))
+    document["agent"]["options"] = {f"{HOSTILE_TEXT} \x1b[2J": HOSTILE_TEXT}
+
+    def visit(value: Any) -> None:
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in list(items):
+            if isinstance(item, dict | list):
+                visit(item)
+            elif isinstance(item, str):
+                value[key] = f"{item} {HOSTILE_TEXT} \x1b[2J"
+                if any(True for _ in validator.iter_errors(document)):
+                    value[key] = item  # an enum or a digest: the schema refuses other values
+
+    visit(document)
+
+
+@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1"])
+def test_a_forged_scorecard_with_hostile_text_in_every_free_string_renders_inertly(
+    fixture: str,
+) -> None:
+    card = fixture_card(fixture, hostile_everywhere)
+    assert HOSTILE_TEXT in card.tier_id and HOSTILE_TEXT in card.requirements[0].tests[0].id
+    comment = render_comment([card], {}, CONTEXT, "default")
+    assert_inert(comment, links=(RUN_URL,), comments=1, details=1)
+    assert_inert(render_markdown(card))
+    assert_inert(render_summary([card], {}, CONTEXT), links=(RUN_URL,), details=1)
+    output = render_check_run(card, None, CONTEXT, "SpecSnap", "failure")
+    assert_inert(output.summary, links=(RUN_URL,), comments=1)
+    assert find_snapshots(output.summary) == [snapshot_of(card)]
+    assert "\x1b" not in render_terminal(card)

@@ -9,15 +9,17 @@ nothing else. `write_report` writes scorecard.json and scorecard.md beside the r
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from specsnap import __version__
+from specsnap.errors import InputError, Problem
 from specsnap.identity import isolation_problems, resolve_run_as
 from specsnap.render.markdown import render_markdown
-from specsnap.scorecard.codec import from_json
+from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.io import seal, write_scorecard
 from specsnap.scorecard.model import (
     SCHEMA_VERSION,
@@ -64,12 +66,13 @@ def build_scorecard(
     grade: Grade,
     grading_s: float,
 ) -> Scorecard:
-    """The sealed scorecard of a graded run."""
-    sessions = tuple(
-        Session.from_record(record, f"{run.run_dir}/sessions/{record.get('index')}/session.json")
-        for record in records
-    )
-    requirements, gate, grading = graded_parts(grade)
+    """The sealed scorecard of a graded run; InputError names a record that is malformed."""
+    sessions = []
+    for number, record in enumerate(records, start=1):
+        with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
+            sessions.append(Session.from_record(record))
+    with _problem_in("(the grade)"):
+        requirements, gate, grading = graded_parts(grade)
     scores = compute_scores(
         [r.passed for r in requirements],
         gate.holds,
@@ -88,7 +91,7 @@ def build_scorecard(
         agent=Agent(run.agent, dict(sorted(run.agent_options.items()))),
         official=not reasons,
         unofficial_reasons=tuple(reasons),
-        sessions=sessions,
+        sessions=tuple(sessions),
         requirements=requirements,
         gate=gate,
         scores=Scores(**asdict(scores)),
@@ -110,12 +113,20 @@ def build_scorecard(
 def graded_parts(grade: Grade) -> tuple[tuple[Requirement, ...], Gate, Grading]:
     """What the scorecard takes from grading: the one mapping from `Grade` onto the model."""
     requirements = tuple(
-        from_json(Requirement, r, f"grade.requirements[{i}]")
-        for i, r in enumerate(grade.requirements)
+        from_json(Requirement, r, f"requirements[{i}]") for i, r in enumerate(grade.requirements)
     )
-    gate = from_json(Gate, grade.gate, "grade.gate")
-    grading = from_json(Grading, grade.facts, "grade.facts")
+    gate = from_json(Gate, grade.gate, "gate")
+    grading = from_json(Grading, grade.facts, "facts")
     return requirements, gate, grading
+
+
+@contextmanager
+def _problem_in(file: str) -> Iterator[None]:
+    """A DecodeError of what `file` holds, as the InputError that names it."""
+    try:
+        yield
+    except DecodeError as exc:
+        raise InputError([Problem(file, exc.path, exc.found, exc.expected)]) from None
 
 
 def write_report(card: Scorecard, run_dir: Path) -> None:

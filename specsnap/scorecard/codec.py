@@ -27,12 +27,14 @@ CONSTRAINTS = ("pattern", "minimum", "maximum")
 
 
 class DecodeError(ValueError):
-    """A value does not have the shape its class declares; `path` says where."""
+    """A value does not have the shape its class declares: where, what was found, what was
+    expected (the parts of an `errors.Problem`)."""
 
-    def __init__(self, path: str, message: str) -> None:
-        super().__init__(f"{path or '(top level)'}: {message}")
-        self.path = path
-        self.message = message
+    def __init__(self, path: str, found: str, expected: str) -> None:
+        super().__init__(f"{path or '(top level)'}: got {found}; expected {expected}")
+        self.path = path or "(top level)"
+        self.found = found
+        self.expected = expected
 
 
 def meta(*, key: str | None = None, omit_none: bool = False, **constraints: Any) -> dict[str, Any]:
@@ -119,16 +121,16 @@ def _decode(hint: Any, data: Any, path: str) -> Any:
         return _decode_dataclass(hint, data, path)
     if origin is Literal:
         if data not in get_args(hint):
-            raise DecodeError(path, f"got {data!r}; expected one of {list(get_args(hint))}")
+            raise DecodeError(path, repr(data), f"one of {list(get_args(hint))}")
         return data
     if origin is tuple:
         (item, _ellipsis) = get_args(hint)
         if not isinstance(data, list):
-            raise DecodeError(path, f"got {type(data).__name__}; expected a list")
+            raise DecodeError(path, type(data).__name__, "a list")
         return tuple(_decode(item, x, f"{path}[{i}]") for i, x in enumerate(data))
     if origin in (Mapping, dict):
         if not isinstance(data, dict):
-            raise DecodeError(path, f"got {type(data).__name__}; expected an object")
+            raise DecodeError(path, type(data).__name__, "an object")
         _key, item = get_args(hint)
         return {str(k): _decode(item, v, _join(path, str(k))) for k, v in data.items()}
     return _scalar(hint, data, path)
@@ -136,13 +138,13 @@ def _decode(hint: Any, data: Any, path: str) -> Any:
 
 def _decode_dataclass(cls: type, data: Any, path: str) -> Any:
     if not isinstance(data, dict):
-        raise DecodeError(path, f"got {type(data).__name__}; expected an object")
+        raise DecodeError(path, type(data).__name__, "an object")
     values: dict[str, Any] = {}
     for spec in field_specs(cls):
         where = _join(path, spec.key)
         if spec.key not in data:
             if not spec.optional:
-                raise DecodeError(where, "is missing")
+                raise DecodeError(where, "nothing", "a value")
             values[spec.name] = None
             continue
         values[spec.name] = _decode(spec.hint, data[spec.key], where)
@@ -160,7 +162,7 @@ def _scalar(hint: Any, data: Any, path: str) -> Any:
     if ok is None:
         raise TypeError(f"{path}: no JSON decoding for {hint!r}")
     if not ok:
-        raise DecodeError(path, f"got {data!r}; expected a {hint.__name__}")
+        raise DecodeError(path, repr(data), f"a value of type {hint.__name__}")
     return data
 
 

@@ -27,8 +27,7 @@ def parse_scorecard(document: Any, source: str) -> Scorecard:
     try:
         return from_json(Scorecard, document)
     except DecodeError as exc:  # the schema should have said so: report it the same way
-        problem = Problem(source, exc.path or "(top level)", "(see expected)", exc.message)
-        raise InputError([problem]) from None
+        raise InputError([Problem(source, exc.path, exc.found, exc.expected)]) from None
 
 
 def load_scorecard(path: Path) -> Scorecard:

@@ -94,9 +94,10 @@ class Session:
     duration_s: float = field(metadata=meta(minimum=0))
 
     @classmethod
-    def from_record(cls, record: Mapping[str, Any], where: str = "session.json") -> Session:
-        """The session as its record states it; keys the scorecard does not show are left out."""
-        session: Session = from_json(cls, dict(record), where)
+    def from_record(cls, record: Mapping[str, Any]) -> Session:
+        """The session as its record states it; keys the scorecard does not show are left out.
+        A record without a key the model requires raises DecodeError, naming the key."""
+        session: Session = from_json(cls, dict(record))
         return session
 
 

@@ -14,7 +14,6 @@ from specsnap.grading import Grade
 from specsnap.receipt import scorecard_digest
 from specsnap.render.markdown import render_markdown
 from specsnap.report import build_scorecard, graded_parts, write_report
-from specsnap.scorecard.codec import DecodeError
 from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
 from specsnap.tiers import Tier
 from tests.support.scorecards import fixture_document
@@ -101,9 +100,15 @@ def test_grading_facts_map_by_name_and_unknown_ones_wait_for_the_model() -> None
 def test_a_malformed_record_names_its_file_and_key(tier90: Tier, tmp_path: Path) -> None:
     broken = records()
     broken[1]["exit"]["status"] = "vanished"
-    with pytest.raises(DecodeError) as caught:
+    del broken[1]["tokens"]
+    with pytest.raises(InputError) as caught:
         build_scorecard(Settings(tmp_path), tier90, broken, grade(), 1.0)
-    assert str(caught.value).startswith(f"{tmp_path}/sessions/2/session.json.exit.status: got")
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.key, problem.value) == (
+        f"{tmp_path}/sessions/2/session.json",
+        "tokens",
+        "nothing",
+    )
 
 
 def test_the_report_is_written_as_json_and_markdown(tier90: Tier, tmp_path: Path) -> None:

@@ -152,7 +152,7 @@ def _base_note(
     at = f" at {', '.join(code(c) for c in commits)}" if commits else ""
     note = f"Changes (▲ ▼, percentage points) are against {base}{at}."
     if missing:
-        note += f" No base scores for: {', '.join(text(m) for m in missing)}."
+        note += f" No base scores for: {'; '.join(text(m) for m in missing)}."
     compared: dict[tuple[str, str], int] = {}
     for card in cards:
         if deltas.get(card.key) is not None:

@@ -50,7 +50,7 @@ ENDINGS = {
 CUTOFF_REASONS = {
     "source-edit": "a source edit",
     "commit-attempt": "a commit attempt (refused by the hook)",
-    "commit": "a commit that bypassed the hook",
+    "commit": "HEAD changing while armed (a commit past the hook)",
 }
 
 

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TextIO
 
-from specsnap.publish.limits import STEP_SUMMARY_MAX_BYTES, WORKFLOW_ANNOTATIONS_PER_LEVEL
+from specsnap.render.limits import STEP_SUMMARY_MAX_BYTES, WORKFLOW_ANNOTATIONS_PER_LEVEL
 
 Line = int | None
 

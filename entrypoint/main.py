@@ -21,13 +21,16 @@ from entrypoint.settings import Settings, Step
 from specsnap import runs
 from specsnap.bot.respond import BotResult, Outcome, comment_event, handle_comment
 from specsnap.errors import InfrastructureError, SpecSnapError, UsageError
-from specsnap.publish import badge
 from specsnap.publish.github import connect, get_repository
 from specsnap.publish.pipeline import PublishOptions, PublishResult, publish_scorecards
 from specsnap.publish.policy import any_fails
-from specsnap.publish.scorecard import Scorecard, load_scorecard
 from specsnap.publish.target import target_from_event
-from specsnap.report import render_markdown
+from specsnap.render import badge
+from specsnap.render.checks import annotations_for
+from specsnap.render.markdown import render_markdown
+from specsnap.render.terminal import render_session
+from specsnap.scorecard.io import load_scorecard
+from specsnap.scorecard.model import Scorecard, Session
 
 
 def main(settings: Settings, gha: GitHubActions) -> int:
@@ -115,31 +118,28 @@ def _install_agent(settings: Settings, gha: GitHubActions) -> None:
 def _session(settings: Settings, gha: GitHubActions, index: int) -> None:
     with gha.group(f"Session {index}"):
         record: dict[str, Any] = runs.run_session(_run_dir(settings), index)
-    cutoff = record.get("cutoff") or {}
-    status = (record.get("exit") or {}).get("status", "")
-    gha.log(f"session {index}: {status}; cutoff fired: {bool(cutoff.get('fired'))}")
+    session = Session.from_record(record)
+    gha.log(render_session(session))
     gha.set_output("session", str(index))
-    gha.set_output("cutoff_fired", str(bool(cutoff.get("fired"))).lower())
-    gha.set_output("session_status", str(status))
+    gha.set_output("cutoff_fired", str(session.cutoff.fired).lower())
+    gha.set_output("session_status", session.exit.status)
 
 
 def _grade(settings: Settings, gha: GitHubActions, *, summary: bool) -> Scorecard:
     run_dir = _run_dir(settings)
     with gha.group("Grade"):
-        runs.grade_run(run_dir)
-    card = load_scorecard(run_dir / "scorecard.json")
+        card = runs.grade_run(run_dir)
     _score_outputs(gha, [card])
     gha.set_output("scorecard_path", _shown(settings, run_dir / "scorecard.json"))
     _write_badge(settings, gha, [card], run_dir)
     if summary:
-        gha.add_summary(_report(card, run_dir / "scorecard.json"))
+        gha.add_summary(render_markdown(card))
     return card
 
 
 def _publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
     paths = _scorecard_paths(settings)
     cards = [load_scorecard(path) for path in paths]
-    reports = {card.key: _report(card, path) for card, path in zip(cards, paths, strict=True)}
     target = target_from_event(
         settings.event_name,
         settings.event,
@@ -157,7 +157,7 @@ def _publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
         run_url=settings.run_url,
     )
     github = connect(settings.api) if settings.api else None
-    result = publish_scorecards(cards, reports, target, options, github)
+    result = publish_scorecards(cards, target, options, github)
     _publish_outputs(gha, result)
     if result.degraded:
         _degrade(gha, result, cards)
@@ -181,14 +181,6 @@ def _scorecard_paths(settings: Settings) -> list[Path]:
     return unique
 
 
-def _report(card: Scorecard, path: Path) -> str:
-    """The engine's Markdown for `card`: its scorecard.md when beside it, else rendered."""
-    markdown = path.with_suffix(".md")
-    if markdown.is_file():
-        return markdown.read_text(encoding="utf-8")
-    return render_markdown(dict(card.document))
-
-
 def _publish_outputs(gha: GitHubActions, result: PublishResult) -> None:
     gha.add_summary(result.summary)
     gha.set_output("comment_url", result.comment_url or "")
@@ -204,16 +196,15 @@ def _degrade(gha: GitHubActions, result: PublishResult, cards: Sequence[Scorecar
         title="SpecSnap: published to the job summary only",
     )
     for card in cards:
-        for v in card.gate.wiring_violations:
-            gha.error(
-                f"{card.label}: {v.importer} imports {v.imported} — {v.rule}",
-                title="Module boundary violated",
+        for note in annotations_for(card):
+            level = "error" if note.level == "failure" else "warning"
+            gha.annotate(
+                level,
+                f"{card.label}: {note.message}",
+                title=note.title,
+                file=note.path,
+                line=note.line,
             )
-        for c in card.gate.protected_changes:
-            gha.error(f"{card.label}: protected file {c.path} {c.change}", title="Protected file")
-        for r in card.requirements:
-            if not r.passed:
-                gha.warning(f"{card.label}: {r.id} {r.title}", title="Requirement not retained")
 
 
 def _score_outputs(gha: GitHubActions, cards: Sequence[Scorecard]) -> None:
@@ -227,7 +218,7 @@ def _score_outputs(gha: GitHubActions, cards: Sequence[Scorecard]) -> None:
     gha.set_output("raw_retention", f"{raw:.4f}")
     gha.set_output("net_retention", f"{net:.4f}")
     gha.set_output("tes", tes)
-    gha.set_output("pass", "true" if all(c.scores.passed for c in cards) else "false")
+    gha.set_output("pass", "true" if all(c.passed for c in cards) else "false")
 
 
 def _write_badge(

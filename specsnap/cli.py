@@ -121,20 +121,12 @@ def prepare(
 @_guard
 def session(run_dir: Path, index: int) -> None:
     """Run session INDEX of a prepared run."""
+    from specsnap.render.terminal import render_session
     from specsnap.runs import run_session
+    from specsnap.scorecard.model import Session
 
     record = run_session(run_dir, index)
-    click.echo(_session_line(record))
-
-
-def _session_line(record: dict[str, Any]) -> str:
-    cutoff = record["cutoff"]
-    fired = f"cutoff on {cutoff['file']}" if cutoff["fired"] else "no cutoff"
-    latency = f" ({cutoff['latency_ms']:.2f} ms)" if cutoff.get("latency_ms") is not None else ""
-    return (
-        f"session {record['index']}: {record['exit']['status']}, {fired}{latency}, "
-        f"{record['duration_s']:.1f}s"
-    )
+    click.echo(render_session(Session.from_record(record)))
 
 
 @main.command()
@@ -142,13 +134,13 @@ def _session_line(record: dict[str, Any]) -> str:
 @_guard
 def grade(run_dir: Path) -> None:
     """Grade HEAD of the run's sandbox; write scorecard.json and scorecard.md."""
-    from specsnap.report import render_summary
+    from specsnap.render.terminal import render_summary
     from specsnap.runs import grade_run
 
     card = grade_run(run_dir)
     click.echo(render_summary(card))
     click.echo(f"scorecard: {run_dir / 'scorecard.json'}")
-    sys.exit(0 if card["scores"]["pass"] else 1)
+    sys.exit(0 if card.passed else 1)
 
 
 @main.command()
@@ -183,7 +175,7 @@ def run(
         time_limit,
         budget,
     )
-    sys.exit(0 if card["scores"]["pass"] else 1)
+    sys.exit(0 if card.passed else 1)
 
 
 @main.command()
@@ -192,17 +184,18 @@ def run(
     "--run",
     "run_dir",
     type=click.Path(path_type=Path, file_okay=False),
-    help="The run directory: also recompute the tree digest and regrade.",
+    help="The run directory: rebuild the whole scorecard from its records and a regrade.",
 )
 @_guard
 def verify(scorecard: Path, run_dir: Path | None) -> None:
-    """Check a scorecard's receipt; with --run, regrade and compare byte for byte."""
+    """Check a scorecard's receipt; with --run, rebuild it and compare all but timings."""
     from specsnap.verify import verify_scorecard
 
     result = verify_scorecard(scorecard, run_dir)
     for check in result.checks:
         mark = click.style("ok  ", fg="green") if check.ok else click.style("FAIL", fg="red")
         click.echo(f"{mark} {check.name}: {check.detail}")
+    click.echo(result.conclusion)
     sys.exit(0 if result.ok else 1)
 
 
@@ -270,7 +263,7 @@ def tiers_validate(tier: str | None, seeds: int) -> None:
 @_guard
 def schema(name: str) -> None:
     """Print a JSON Schema shipped with SpecSnap."""
-    from specsnap.tiers import load_schema
+    from specsnap.schemas import load_schema
 
     click.echo(json.dumps(load_schema(name), indent=2))
 

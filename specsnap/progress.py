@@ -10,8 +10,10 @@ from typing import Any
 
 import click
 
-from specsnap.report import render_summary
+from specsnap.render.terminal import render_session, render_summary
+from specsnap.render.words import CUTOFF_REASONS
 from specsnap.runs import grade_run, load_run, prepare_run, run_session
+from specsnap.scorecard.model import Scorecard, Session
 
 
 def _live(label: str, work: Any, status: dict[str, str] | None = None) -> Any:
@@ -53,7 +55,7 @@ def run_with_progress(
     pass_env: list[str],
     time_limit_s: int | None,
     budget: int | None,
-) -> dict[str, Any]:
+) -> Scorecard:
     """prepare → every session → grade, printing each step; returns the scorecard."""
     run = prepare_run(
         tier,
@@ -72,25 +74,17 @@ def run_with_progress(
         status = {"text": "armed" if index < run.tier.sessions else ""}
 
         def cut(reason: str, status: dict[str, str] = status) -> None:
-            status["text"] = f"cutoff fired ({reason}), ending the agent"
+            status["text"] = (
+                f"cutoff fired on {CUTOFF_REASONS.get(reason, reason)}, ending the agent"
+            )
 
         record = _live(
             f"session {index}/{run.tier.sessions}",
             lambda i=index, c=cut: run_session(out, i, c),
             status,
         )
-        cutoff = record["cutoff"]
-        fired = (
-            f"cutoff fired on {cutoff['file'] or cutoff['reason']}"
-            if cutoff["fired"]
-            else ("armed, no cutoff" if cutoff["armed"] else "not armed")
-        )
-        click.echo(
-            f"session {index}: {record['exit']['status']} after {record['duration_s']:.1f}s;"
-            f" {fired}",
-            err=True,
-        )
-    card: dict[str, Any] = _live("grading", lambda: grade_run(out))
+        click.echo(render_session(Session.from_record(record)), err=True)
+    card: Scorecard = _live("grading", lambda: grade_run(out))
     click.echo(render_summary(card))
     click.echo(f"scorecard: {out / 'scorecard.json'} and {out / 'scorecard.md'}")
     return card

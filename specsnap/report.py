@@ -1,133 +1,141 @@
-"""Rendering a scorecard for people: Markdown (scorecard.md, PR comments) and a terminal summary.
+"""The report step: a graded run's scorecard, built, sealed and written.
 
-Pure functions of the scorecard dict.
+`build_scorecard` is the one way a run becomes a scorecard: the engine calls it after grading,
+and `specsnap verify --run` calls it again to rebuild the scorecard it checks. It takes the run's
+settings, its tier, its session records (RUN_DIR/sessions/N/session.json) and the grade, and
+nothing else. `write_report` writes scorecard.json and scorecard.md beside the run.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from specsnap import __version__
+from specsnap.errors import InputError, Problem
+from specsnap.identity import isolation_problems, resolve_run_as
+from specsnap.params import draw
+from specsnap.render.markdown import render_markdown
+from specsnap.scorecard.codec import DecodeError, from_json
+from specsnap.scorecard.io import seal, write_scorecard
+from specsnap.scorecard.model import (
+    SCHEMA_VERSION,
+    Agent,
+    Gate,
+    Grading,
+    Receipt,
+    Requirement,
+    Scorecard,
+    Scores,
+    Session,
+    Timings,
+)
+from specsnap.scoring import compute_scores
+from specsnap.tokens import TokenUsage
+
+if TYPE_CHECKING:
+    from specsnap.grading import Grade
+    from specsnap.tiers import Tier
 
 
-def percent(value: float | None) -> str:
-    return "n/a" if value is None else f"{value * 100:.1f}%"
+class RunSettings(Protocol):
+    """What a scorecard takes from the run (specsnap.runs.Run has it)."""
+
+    @property
+    def run_dir(self) -> Path: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def agent(self) -> str: ...
+    @property
+    def agent_options(self) -> Mapping[str, str]: ...
+    @property
+    def budget_tokens(self) -> int | None: ...
+    @property
+    def tier_sha256(self) -> str: ...
+    def unofficial_reasons(self) -> list[str]: ...
 
 
-def verdict(card: dict[str, Any]) -> str:
-    return "PASS" if card["scores"]["pass"] else "FAIL"
-
-
-def gate_reasons(gate: dict[str, Any]) -> list[str]:
-    """One line for each reason the regression gate does not hold."""
-    reasons = []
-    for failure in gate["baseline_failures"]:
-        reasons.append(f"baseline test `{failure['test']}`: {failure['outcome']}")
-    for change in gate["protected_changes"]:
-        reasons.append(f"protected file `{change['path']}` {change['change']}")
-    for v in gate["wiring_violations"]:
-        reasons.append(
-            f"boundary: `{v['importer']}` imports `{v['imported']}` ({v['file']}:{v['line']}, "
-            f"{v['kind']}): {v['rule']}"
-        )
-    for breach in gate["protocol_breaches"]:
-        where = f" in session {breach['session']}" if breach.get("session") else ""
-        reasons.append(f"protocol breach{where}: {breach.get('what')}")
-    return reasons
-
-
-def render_markdown(card: dict[str, Any]) -> str:
-    """The whole scorecard as GitHub-flavoured Markdown."""
-    s = card["scores"]
-    tokens = "unknown" if s["effective_tokens"] is None else f"{s['effective_tokens']:,.0f}"
-    lines = [
-        f"## SpecSnap · {card['tier_id']} · {card['agent']['name']} · seed {card['seed']} · "
-        f"**{verdict(card)}**",
-        "",
-        "| raw retention | net retention | TES | effective tokens / budget |",
-        "|---:|---:|---:|---:|",
-        f"| {percent(s['raw_retention'])} | {percent(s['net_retention'])} | {percent(s['tes'])} "
-        f"| {tokens} / {s['budget']:,} |",
-        "",
-    ]
-    if not card["official"]:
-        lines += ["> Unofficial: " + "; ".join(card.get("unofficial_reasons", [])), ""]
-    reasons = gate_reasons(card["gate"])
-    if reasons:
-        lines += ["**Regression gate failed** — net retention is 0:", ""]
-        lines += [f"- {r}" for r in reasons[:50]]
-        if len(reasons) > 50:
-            lines.append(f"- … and {len(reasons) - 50} more (see scorecard.json)")
-        lines.append("")
-    else:
-        lines += ["Regression gate holds: baseline, protected files, boundaries, protocol.", ""]
-    lines += ["| requirement | package | result |", "|---|---|---|"]
-    for req in card["requirements"]:
-        mark = "✅ passed" if req["passed"] else "❌ " + _first_failure(req)
-        lines.append(f"| {req['id']} {_cell(req['title'])} | {req.get('package', '')} | {mark} |")
-    lines += ["", "| session | exit | cutoff | tokens (in/out/cache w/r) |", "|---|---|---|---|"]
-    for sess in card["sessions"]:
-        lines.append(
-            f"| {sess['index']} | {_exit(sess['exit'])} | {_cutoff(sess['cutoff'])} "
-            f"| {_tokens(sess['tokens'])} |"
-        )
-    r = card["receipt"]
-    lines += [
-        "",
-        f"<sub>receipt: scorecard `{r['scorecard_sha256'][:16]}` · tree "
-        f"`{(r['sandbox_tree_sha256'] or 'none')[:16]}` · tier `{r['tier_sha256'][:16]}` · "
-        f"SpecSnap {r['specsnap_version']} · verify with `specsnap verify scorecard.json`</sub>",
-        "",
-    ]
-    return "\n".join(lines)
-
-
-def render_summary(card: dict[str, Any]) -> str:
-    """A few plain lines for the terminal."""
-    s = card["scores"]
-    passed = sum(r["passed"] for r in card["requirements"])
-    lines = [
-        f"{card['tier_id']} · agent {card['agent']['name']} · seed {card['seed']}: {verdict(card)}",
-        f"  requirements  {passed}/{len(card['requirements'])}   raw {percent(s['raw_retention'])}"
-        f"   net {percent(s['net_retention'])}   TES {percent(s['tes'])}",
-    ]
-    for sess in card["sessions"]:
-        lines.append(
-            f"  session {sess['index']}: {_exit(sess['exit'])}; cutoff {_cutoff(sess['cutoff'])};"
-            f" tokens {_tokens(sess['tokens'])}"
-        )
-    reasons = gate_reasons(card["gate"])
-    lines += [f"  gate: {r}" for r in reasons[:10]]
-    if len(reasons) > 10:
-        lines.append(f"  gate: … {len(reasons) - 10} more")
-    return "\n".join(lines)
-
-
-def _first_failure(req: dict[str, Any]) -> str:
-    for test in req["tests"]:
-        if test["outcome"] != "passed":
-            return f"{test['outcome']}: `{test['id'].split('::')[-1]}`"
-    return "failed"
-
-
-def _cell(text: str) -> str:
-    return text.replace("|", "\\|")
-
-
-def _exit(exit_info: dict[str, Any]) -> str:
-    status = str(exit_info["status"])
-    if exit_info.get("code") not in (None, 0):
-        status += f" ({exit_info['code']})"
-    return status
-
-
-def _cutoff(cutoff: dict[str, Any]) -> str:
-    if cutoff.get("fired"):
-        return f"fired on `{cutoff.get('file')}`"
-    return "not armed" if not cutoff.get("armed") else "armed, did not fire"
-
-
-def _tokens(t: dict[str, Any]) -> str:
-    if t["source"] == "unknown":
-        return "unknown"
-    return (
-        f"{t['input']:,}/{t['output']:,}/{t['cache_write']:,}/{t['cache_read']:,} ({t['source']})"
+def build_scorecard(
+    run: RunSettings,
+    tier: Tier,
+    records: Sequence[Mapping[str, Any]],
+    grade: Grade,
+    grading_s: float,
+) -> Scorecard:
+    """The sealed scorecard of a graded run; InputError names a record that is malformed."""
+    sessions = []
+    for number, record in enumerate(records, start=1):
+        with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
+            sessions.append(Session.from_record(record))
+    with _problem_in("(the grade)"):
+        requirements, gate, grading = graded_parts(grade)
+    scores = compute_scores(
+        [r.passed for r in requirements],
+        gate.holds,
+        [TokenUsage(**asdict(s.tokens)) for s in sessions],
+        run.budget_tokens or tier.budget_tokens,
+        tier.pass_threshold,
     )
+    drawn = {name: str(value) for name, value in draw(tier, run.seed).items()}
+    secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
+    reasons = run.unofficial_reasons() + isolation_problems(resolve_run_as(), secrets)
+    card = Scorecard(
+        schema_version=SCHEMA_VERSION,
+        specsnap_version=__version__,
+        tier_id=tier.id,
+        tier_name=tier.name,
+        seed=run.seed,
+        params=drawn,
+        agent=Agent(run.agent, dict(sorted(run.agent_options.items()))),
+        official=not reasons,
+        unofficial_reasons=tuple(reasons),
+        sessions=tuple(sessions),
+        requirements=requirements,
+        gate=gate,
+        scores=Scores(**asdict(scores)),
+        grading=grading,
+        timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
+        receipt=Receipt(
+            seed=run.seed,
+            params=drawn,
+            specsnap_version=__version__,
+            tier_id=tier.id,
+            tier_sha256=run.tier_sha256,
+            head_commit=grade.head_commit,
+            sandbox_tree_sha256=grade.tree_sha256,
+            scorecard_sha256="",
+        ),
+    )
+    return seal(card)
+
+
+def graded_parts(grade: Grade) -> tuple[tuple[Requirement, ...], Gate, Grading]:
+    """What the scorecard takes from grading: the one mapping from `Grade` onto the model."""
+    requirements = tuple(
+        from_json(Requirement, r, f"requirements[{i}]") for i, r in enumerate(grade.requirements)
+    )
+    gate = from_json(Gate, grade.gate, "gate")
+    grading = from_json(Grading, grade.facts, "facts")
+    return requirements, gate, grading
+
+
+@contextmanager
+def _problem_in(file: str) -> Iterator[None]:
+    """A DecodeError of what `file` holds, as the InputError that names it."""
+    try:
+        yield
+    except DecodeError as exc:
+        raise InputError([Problem(file, exc.path, exc.found, exc.expected)]) from None
+
+
+def write_report(card: Scorecard, run_dir: Path) -> None:
+    """Write scorecard.json and scorecard.md into `run_dir`, each atomically."""
+    write_scorecard(card, run_dir / "scorecard.json")
+    tmp = run_dir / "scorecard.md.tmp"
+    tmp.write_text(render_markdown(card), encoding="utf-8")
+    os.replace(tmp, run_dir / "scorecard.md")

@@ -27,7 +27,8 @@ from specsnap.grading import grade_repository
 from specsnap.identity import can_execute, resolve_run_as
 from specsnap.params import values_for
 from specsnap.receipt import tier_digest
-from specsnap.scorecard import build_scorecard, write_scorecard
+from specsnap.report import build_scorecard, write_report
+from specsnap.scorecard.model import Scorecard
 from specsnap.tiers import Tier, load_tier
 
 RUN_FILE = "run.json"
@@ -189,7 +190,7 @@ def session_breaches(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return [breach for record in records for breach in record.get("breaches", [])]
 
 
-def grade_run(run_dir: Path) -> dict[str, Any]:
+def grade_run(run_dir: Path) -> Scorecard:
     """Grade HEAD of the run's sandbox; writes scorecard.json and scorecard.md."""
     run = load_run(run_dir)
     tier = run.tier
@@ -201,5 +202,5 @@ def grade_run(run_dir: Path) -> dict[str, Any]:
     started = time.monotonic()
     grade = grade_repository(tier, run.sandbox, values_for(tier, run.seed), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
-    write_scorecard(card, run_dir)
+    write_report(card, run_dir)
     return card

@@ -6,27 +6,15 @@ import json
 import os
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from specsnap.errors import InputError, Problem, UsageError
 from specsnap.params import Param, param_from_spec, placeholders, values_for
+from specsnap.schemas import load_schema, schema_problems
 from specsnap.wiring import Wiring, load_wiring
-
-SCHEMA_FILES = {"tier": "tier.schema.json", "scorecard": "scorecard.schema.json"}
-
-
-def load_schema(name: str) -> dict[str, Any]:
-    """One of the JSON Schemas shipped inside the package (`tier`, `scorecard`)."""
-    if name not in SCHEMA_FILES:
-        raise UsageError(f"unknown schema {name!r}; known: {', '.join(sorted(SCHEMA_FILES))}")
-    text = resources.files("specsnap").joinpath("schemas", SCHEMA_FILES[name]).read_text()
-    schema: dict[str, Any] = json.loads(text)
-    return schema
 
 
 @dataclass(frozen=True)
@@ -150,34 +138,6 @@ def _load_tier_dir(root: Path) -> Tier:
     if problems:
         raise InputError(problems)
     return tier
-
-
-def schema_problems(data: Any, schema: dict[str, Any], file: str) -> list[Problem]:
-    """Every JSON Schema violation of `data`, as Problems with a dotted key path."""
-    validator = jsonschema.Draft202012Validator(schema)
-    problems = []
-    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path))):
-        key = ".".join(str(part) for part in error.absolute_path) or "(top level)"
-        value = json.dumps(error.instance, default=str)
-        if len(value) > 80:
-            value = value[:77] + "..."
-        problems.append(Problem(file, key, value, _expected(error)))
-    return problems
-
-
-def _expected(error: jsonschema.ValidationError) -> str:
-    validator = error.validator
-    if validator == "required":
-        return error.message.replace("is a required property", "is required")
-    if validator == "additionalProperties":
-        return "only known keys: " + error.message
-    if validator == "enum":
-        return "one of " + ", ".join(str(v) for v in list(error.validator_value))  # type: ignore[arg-type]
-    if validator == "type":
-        return f"a value of type {error.validator_value}"
-    if validator == "pattern":
-        return f"a string matching {error.validator_value}"
-    return error.message
 
 
 def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Problem]:

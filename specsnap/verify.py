@@ -1,22 +1,38 @@
-"""`specsnap verify`: check a scorecard's receipt, and with the run, regrade it byte for byte."""
+"""`specsnap verify`: check a scorecard's receipt, and given the run, rebuild all of it.
+
+Without the run only consistency can be checked: the scorecard's own digest, the receipt against
+the fields it repeats, and the tier's digest against the installed tier. That shows the file was
+not damaged and names the tier it claims; it says nothing about whether the result is true (a
+forger can reseal an edited scorecard). With the run, the scorecard is rebuilt from the run's
+session records and a regrade of the sandbox's HEAD by the same function the engine uses
+(`specsnap.report.build_scorecard`), and every key but the timings must come out the same:
+`official` and its reasons, sessions, tokens, requirements, gate, scores and grading facts.
+"""
 
 from __future__ import annotations
 
-import tempfile
-from dataclasses import dataclass, field
+import json
+from dataclasses import dataclass
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, export_commit, rev_parse
+from specsnap.gitrepo import GitError, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.params import values_for
-from specsnap.receipt import canonical_json, merkle_digest, scorecard_digest, tier_digest
+from specsnap.receipt import scorecard_digest, tier_digest
+from specsnap.report import build_scorecard
 from specsnap.runs import load_run, session_breaches, session_records
-from specsnap.scorecard import build_scorecard, read_scorecard
+from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.tiers import load_tier
 
-#: The parts of a scorecard a regrade must reproduce exactly.
-GRADED_KEYS = ("requirements", "gate", "scores")
+#: How many differences a failed rebuild lists (the first one decides; the rest help).
+DIFFERENCES_SHOWN = 5
+
+
+class Scope(Enum):
+    CONSISTENCY = "consistency"  # the file agrees with itself and with the installed tier
+    REBUILD = "rebuild"  # the run's records and a regrade reproduce the scorecard
 
 
 @dataclass(frozen=True)
@@ -26,96 +42,114 @@ class Check:
     detail: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class Verification:
-    checks: list[Check] = field(default_factory=list)
+    scope: Scope
+    checks: tuple[Check, ...]
 
     @property
     def ok(self) -> bool:
         return all(c.ok for c in self.checks)
 
-    def add(self, name: str, ok: bool, detail: str) -> None:
-        self.checks.append(Check(name, ok, detail))
+    @property
+    def conclusion(self) -> str:
+        """What the checks established, said plainly."""
+        if self.scope is Scope.CONSISTENCY:
+            return (
+                "Checked consistency only (the receipt's digest, the tier's digest): this says "
+                "the file is intact, not that its result is true. Give the run with --run RUN to "
+                "rebuild the scorecard from the run's records and a regrade."
+            )
+        if self.ok:
+            return "Rebuilt from the run's records and a regrade: identical but for timings."
+        return "The scorecard does not match its run."
 
 
 def verify_scorecard(path: Path, run_dir: Path | None = None) -> Verification:
-    """Every receipt check that can be made with what was given."""
-    card = read_scorecard(path)
-    result = Verification()
-    receipt = card["receipt"]
-    digest = scorecard_digest(card)
-    result.add(
-        "scorecard_sha256",
-        digest == receipt["scorecard_sha256"],
-        digest
-        if digest == receipt["scorecard_sha256"]
-        else f"recomputed {digest}, receipt says {receipt['scorecard_sha256']}",
-    )
-    for key in ("seed", "tier_id", "specsnap_version"):
-        same = receipt[key] == card[key]
-        result.add(f"receipt.{key}", same, f"{receipt[key]}" + ("" if same else f" ≠ {card[key]}"))
-    try:
-        tier = load_tier(card["tier_id"])
-        now = tier_digest(tier.root)
-        result.add(
-            "tier_sha256",
-            now == receipt["tier_sha256"],
-            "matches the installed tier"
-            if now == receipt["tier_sha256"]
-            else f"the installed {tier.id} digests to {now}",
+    """Every check that can be made with what was given."""
+    card = load_scorecard(path)
+    document = scorecard_document(card)
+    checks = _consistency(document)
+    if run_dir is None:
+        return Verification(Scope.CONSISTENCY, tuple(checks))
+    return Verification(Scope.REBUILD, (*checks, *_rebuild(document, run_dir)))
+
+
+def _consistency(document: dict[str, Any]) -> list[Check]:
+    receipt = document["receipt"]
+    digest = scorecard_digest(document)
+    said = receipt["scorecard_sha256"]
+    checks = [
+        Check(
+            "scorecard_sha256",
+            digest == said,
+            digest if digest == said else f"recomputed {digest}, the receipt says {said}",
         )
-    except Exception as exc:  # a missing tier is a finding, not a crash
-        result.add("tier_sha256", False, f"cannot load {card['tier_id']}: {exc}")
-    if run_dir is not None:
-        _verify_against_run(card, run_dir, result)
-    return result
+    ]
+    for key in ("seed", "tier_id", "specsnap_version"):
+        same = receipt[key] == document[key]
+        detail = f"{receipt[key]}" + ("" if same else f" ≠ {document[key]}")
+        checks.append(Check(f"receipt.{key}", same, detail))
+    try:
+        now = tier_digest(load_tier(document["tier_id"]).root)
+    except Exception as exc:  # a tier that cannot be found is a finding, not a crash
+        return [*checks, Check("tier_sha256", False, f"cannot load {document['tier_id']}: {exc}")]
+    same = now == receipt["tier_sha256"]
+    detail = "matches the installed tier" if same else f"the installed tier digests to {now}"
+    return [*checks, Check("tier_sha256", same, detail)]
 
 
-def _verify_against_run(card: dict[str, Any], run_dir: Path, result: Verification) -> None:
+def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
     run = load_run(run_dir)
-    receipt = card["receipt"]
     try:
         head = rev_parse(run.sandbox)
     except GitError:
         head = None
-    result.add(
-        "head_commit",
-        head == receipt["head_commit"],
-        f"{head}"
-        + ("" if head == receipt["head_commit"] else f" ≠ receipt {receipt['head_commit']}"),
-    )
-    if head is not None:
-        with tempfile.TemporaryDirectory(prefix="specsnap-verify-") as tmp:
-            export_commit(run.sandbox, head, Path(tmp))
-            tree = merkle_digest(Path(tmp))
-        result.add(
-            "sandbox_tree_sha256",
-            tree == receipt["sandbox_tree_sha256"],
-            tree
-            if tree == receipt["sandbox_tree_sha256"]
-            else f"recomputed {tree}, receipt says {receipt['sandbox_tree_sha256']}",
-        )
-    tier = run.tier
+    said = document["receipt"]["head_commit"]
+    checks = [
+        Check("head_commit", head == said, f"{head}" + ("" if head == said else f" ≠ {said}"))
+    ]
     records = session_records(run)
-    params = values_for(tier, run.seed)
-    grade = grade_repository(tier, run.sandbox, params, session_breaches(records))
-    fresh = build_scorecard(run, tier, records, grade, grading_s=0.0)
-    for key in GRADED_KEYS:
-        same = canonical_json(fresh[key]) == canonical_json(card[key])
-        result.add(
-            f"regrade.{key}",
-            same,
-            "identical bytes" if same else _difference(card[key], fresh[key]),
-        )
+    params = values_for(run.tier, run.seed)
+    grade = grade_repository(run.tier, run.sandbox, params, session_breaches(records))
+    fresh = build_scorecard(run, run.tier, records, grade, grading_s=0.0)
+    differences = differences_between(
+        without_timings(document), without_timings(scorecard_document(fresh))
+    )
+    if not differences:
+        return [*checks, Check("rebuild", True, "identical but for timings")]
+    more = len(differences) - DIFFERENCES_SHOWN
+    detail = "; ".join(differences[:DIFFERENCES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
+    return [*checks, Check("rebuild", False, detail)]
 
 
-def _difference(old: Any, new: Any, where: str = "") -> str:
-    if isinstance(old, dict) and isinstance(new, dict):
-        for key in sorted(set(old) | set(new)):
-            if old.get(key) != new.get(key):
-                return _difference(old.get(key), new.get(key), f"{where}.{key}")
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for i, (a, b) in enumerate(zip(old, new, strict=True)):
-            if a != b:
-                return _difference(a, b, f"{where}[{i}]")
-    return f"{where or '(value)'}: scorecard has {old!r}, regrade gives {new!r}"
+def differences_between(card: Any, rebuilt: Any, where: str = "") -> list[str]:
+    """Each key path where `card` and `rebuilt` differ, in document order, with both values."""
+    if isinstance(card, dict) and isinstance(rebuilt, dict):
+        found = []
+        for key in sorted(set(card) | set(rebuilt)):
+            path = f"{where}.{key}" if where else key
+            if key not in rebuilt:
+                found.append(f"{path}: only in the scorecard")
+            elif key not in card:
+                found.append(f"{path}: missing from the scorecard")
+            else:
+                found += differences_between(card[key], rebuilt[key], path)
+        return found
+    if isinstance(card, list) and isinstance(rebuilt, list) and len(card) == len(rebuilt):
+        return [
+            d
+            for i, (a, b) in enumerate(zip(card, rebuilt, strict=True))
+            for d in differences_between(a, b, f"{where}[{i}]")
+        ]
+    if json.dumps(card, sort_keys=True) == json.dumps(rebuilt, sort_keys=True):
+        return []
+    return [
+        f"{where or '(top level)'}: the scorecard has {_short(card)}, the rebuild gives "
+        f"{_short(rebuilt)}"
+    ]
+
+
+def _short(value: Any) -> str:
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    return text if len(text) <= 80 else text[:77] + "..."

@@ -14,6 +14,7 @@ from pathlib import Path
 import yaml
 
 from specsnap.errors import InputError, Problem
+from specsnap.schemas import schema_problems
 
 WIRING_SCHEMA = {
     "type": "object",
@@ -63,8 +64,6 @@ class Violation:
 
 def load_wiring(path: Path) -> Wiring:
     """Parse and validate a wiring.yaml; every problem is reported with file and key."""
-    from specsnap.tiers import schema_problems  # shared schema-error formatting
-
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:

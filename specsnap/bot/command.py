@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from specsnap.errors import UsageError
+from specsnap.render.markup import code
 
 DEFAULT_PREFIX = "/specsnap"
 DEFAULT_SEED = 1
@@ -22,7 +23,8 @@ USAGE = "`/specsnap run tier=2 seed=7` (tier 1-4 or tier-N; seed a whole number,
 
 
 class CommandError(UsageError):
-    """The comment addresses SpecSnap but the command is malformed; the message says how."""
+    """The comment addresses SpecSnap but the command is malformed; the message says how, in
+    Markdown, with the commenter's words in code spans (so a reply can quote it safely)."""
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ def parse_command(body: str, prefix: str = DEFAULT_PREFIX) -> Command | None:
     if verb == "help":
         return HelpCommand()
     if verb != "run":
-        raise CommandError(f"unknown command `{verb}`; known: `run`, `help`. Usage: {USAGE}")
+        raise CommandError(f"unknown command {code(verb)}; known: `run`, `help`. Usage: {USAGE}")
     return _run_command(args)
 
 
@@ -77,21 +79,21 @@ def _run_command(args: list[str]) -> RunCommand:
         key, sep, value = arg.partition("=")
         key = key.lower()
         if not sep or not value:
-            problems.append(f"`{arg}` is not key=value")
+            problems.append(f"{code(arg)} is not key=value")
         elif key not in ("tier", "seed"):
-            problems.append(f"unknown option `{key}` (known: tier, seed)")
+            problems.append(f"unknown option {code(key)} (known: tier, seed)")
         elif key in values:
-            problems.append(f"`{key}` is given twice")
+            problems.append(f"{code(key)} is given twice")
         else:
             values[key] = value
     tier = values.get("tier")
     if tier is None:
         problems.append("`tier` is missing")
     elif not re.fullmatch(r"(tier-)?[1-9][0-9]?", tier.lower()):
-        problems.append(f"tier `{tier}` is not a tier number (1-4) or tier-N")
+        problems.append(f"tier {code(tier)} is not a tier number (1-4) or tier-N")
     seed_text = values.get("seed", str(DEFAULT_SEED))
     if not re.fullmatch(r"[0-9]{1,10}", seed_text) or int(seed_text) > MAX_SEED:
-        problems.append(f"seed `{seed_text}` is not a whole number from 0 to {MAX_SEED}")
+        problems.append(f"seed {code(seed_text)} is not a whole number from 0 to {MAX_SEED}")
     if problems:
         raise CommandError("; ".join(problems) + f". Usage: {USAGE}")
     assert tier is not None

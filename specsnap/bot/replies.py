@@ -1,34 +1,56 @@
-"""What the bot says back (pure). Replies are short, name the commit they act on, and are polite."""
+"""What the bot says back (pure). Replies are short, name the commit they act on, and are polite.
+
+Everything in a reply that did not come from SpecSnap is made inert (specsnap.render.markup): the
+commenter is mentioned only when the login is a real GitHub login, and a run link is a link only
+when it is a plain https URL.
+"""
 
 from __future__ import annotations
 
+import re
+
 from specsnap.bot.command import USAGE, RunCommand
+from specsnap.render.markup import code
+
+_LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
+_URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%/-]*)?")
 
 
 def started(author: str, command: RunCommand, head_sha: str, run_url: str | None) -> str:
-    where = f"[this workflow run]({run_url})" if run_url else "the SpecSnap workflow"
+    if run_url and _URL.fullmatch(run_url):
+        where = f"[this workflow run]({run_url})"
+    else:
+        where = f"the workflow run {code(run_url)}" if run_url else "the SpecSnap workflow"
     return (
-        f"@{author} started a SpecSnap evaluation of `{head_sha[:12]}` on **{command.tier}**, "
-        f"seed {command.seed}: follow it in {where}. The scorecard will appear in this pull "
-        "request's SpecSnap comment and check run."
+        f"{mention(author)} started a SpecSnap evaluation of {code(head_sha[:12])} on "
+        f"**{command.tier}**, seed {command.seed}: follow it in {where}. The scorecard "
+        "will appear in this pull request's SpecSnap comment and check run."
     )
 
 
 def refused(author: str, permission: str) -> str:
     return (
-        f"Thanks for the interest, @{author}! Starting a SpecSnap evaluation runs this pull "
-        f"request's code with the repository's secrets, so it needs write access to the "
-        f"repository (yours is `{permission}`). A maintainer can start it with a comment."
+        f"Thanks for the interest, {mention(author)}! Starting a SpecSnap evaluation runs this "
+        "pull request's code with the repository's secrets, so it needs write access to the "
+        f"repository (yours is {code(permission)}). A maintainer can start it with a comment."
     )
 
 
 def invalid(author: str, problem: str) -> str:
-    return f"@{author} I could not read that command: {problem}"
+    """`problem` is a CommandError's message: Markdown whose outside text is in code spans."""
+    return f"{mention(author)} I could not read that command: {problem}"
 
 
 def usage(author: str) -> str:
-    return f"@{author} usage: {USAGE}"
+    return f"{mention(author)} usage: {USAGE}"
 
 
 def not_a_pull_request(author: str) -> str:
-    return f"@{author} `/specsnap run` evaluates a pull request; comment on one to start it."
+    return (
+        f"{mention(author)} `/specsnap run` evaluates a pull request; comment on one to start it."
+    )
+
+
+def mention(login: str) -> str:
+    """`@login` for a GitHub login; anything else is shown, not mentioned."""
+    return f"@{login}" if _LOGIN.fullmatch(login) else code(login)

@@ -1,14 +1,11 @@
-"""Publishing scorecards to GitHub: sticky PR comment, check run with annotations, badge.
+"""Publishing scorecards to GitHub: sticky PR comment, check run with annotations, job summary.
 
-The package is split by responsibility, pure rendering apart from I/O:
+What is published is rendered by `specsnap.render` (pure); this package does the I/O:
 
-- `scorecard`  — the published view of a scorecard JSON (validated, frozen);
-- `snapshot`, `delta` — the scores carried between runs, and what changed against the base branch;
-- `limits`     — GitHub's size and count limits, and visible truncation;
-- `comment`, `checks`, `badge` — pure renderers (Markdown, check-run output, shields.io JSON, SVG);
-- `target`     — where to publish, read from the workflow's event payload;
-- `github`     — the only module that talks to the REST API (PyGithub, retries, rate limits);
-- `pipeline`   — `publish_scorecards`: renders, publishes, and degrades to the job summary when the
+- `policy`   — when a scorecard fails the job (`fail_on`) and its check run's conclusion;
+- `target`   — where to publish, read from the workflow's event payload;
+- `github`   — the only module that talks to the REST API (PyGithub, retries, rate limits);
+- `pipeline` — `publish_scorecards`: renders, publishes, and degrades to the job summary when the
   token may not write (fork pull requests).
 
 The core of SpecSnap never imports this package (it is the only place PyGithub is used).

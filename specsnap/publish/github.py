@@ -20,9 +20,9 @@ from github import Auth, Github, GithubException, GithubRetry, RateLimitExceeded
 from github.Repository import Repository
 
 from specsnap.errors import InfrastructureError
-from specsnap.publish.checks import CheckRunOutput
-from specsnap.publish.limits import ANNOTATIONS_PER_REQUEST, batches
-from specsnap.publish.snapshot import Snapshot, find_snapshots
+from specsnap.render.checks import CheckRunOutput
+from specsnap.render.limits import ANNOTATIONS_PER_REQUEST, batches
+from specsnap.scorecard.delta import Snapshot, find_snapshots
 
 #: How far back the base branch is searched for SpecSnap check runs.
 BASE_COMMITS_SEARCHED = 20

@@ -14,8 +14,6 @@ from enum import Enum
 from github import Github
 from github.Repository import Repository
 
-from specsnap.publish.checks import render_check_run
-from specsnap.publish.comment import RenderContext, comment_marker, render_comment, render_summary
 from specsnap.publish.github import (
     CommentResult,
     PublishError,
@@ -26,18 +24,29 @@ from specsnap.publish.github import (
     pull_request_info,
     upsert_comment,
 )
-from specsnap.publish.policy import FailOn, any_fails
-from specsnap.publish.scorecard import Scorecard
-from specsnap.publish.snapshot import Delta, compare
+from specsnap.publish.policy import FailOn, any_fails, conclusion
 from specsnap.publish.target import Target
+from specsnap.render.checks import check_name, render_check_run
+from specsnap.render.comment import (
+    NotEvaluated,
+    RenderContext,
+    comment_marker,
+    render_comment,
+    render_summary,
+)
+from specsnap.scorecard.delta import Delta, compare
+from specsnap.scorecard.model import Scorecard
 
 
 class CommentMode(Enum):
     """`always`: create or update the sticky comment; `failures`: create it only when a run
-    fails the policy (an existing comment is still updated, so it never goes stale); `off`."""
+    fails the policy; `changes`: create it only when a result changed against the base branch
+    (or has no base scores to compare with); `off`. In `failures` and `changes` mode an existing
+    comment is still updated, so it never goes stale."""
 
     ALWAYS = "always"
     FAILURES = "failures"
+    CHANGES = "changes"
     OFF = "off"
 
 
@@ -63,12 +72,13 @@ class PublishResult:
 
 def publish_scorecards(
     cards: Sequence[Scorecard],
-    reports: Mapping[str, str],
     target: Target,
     options: PublishOptions,
     github: Github | None,
+    not_evaluated: Sequence[NotEvaluated] = (),
 ) -> PublishResult:
-    """Publish `cards` (with their full Markdown `reports`, by card key) to `target`.
+    """Publish `cards` to `target`: a check run each, and the sticky comment on a pull request
+    (which lists the `not_evaluated` runs as such).
 
     `github` is None when there is no token: everything degrades to the job summary.
     """
@@ -80,18 +90,20 @@ def publish_scorecards(
         info = pull_request_info(repo, target.pull_request)
         target = replace(target, head_sha=target.head_sha or info.head_sha, base_ref=info.base_ref)
     deltas, warnings = _deltas(repo, target, cards)
-    context = RenderContext(options.run_url, target.head_sha, target.base_ref or None)
+    context = RenderContext(
+        options.run_url, target.head_sha, target.base_ref or None, None, tuple(not_evaluated)
+    )
 
     written = _Written()
     if repo is not None and degraded is None:
         try:
-            _write(repo, cards, reports, deltas, target, options, context, written)
+            _write(repo, cards, deltas, target, options, context, written)
         except WriteDenied as exc:
             degraded = str(exc)
     if degraded is not None:
         context = replace(context, notice=f"Not published to GitHub: {degraded}.")
     return PublishResult(
-        summary=render_summary(cards, deltas, context, reports),
+        summary=render_summary(cards, deltas, context),
         comment_url=written.comment.url if written.comment else None,
         comment_created=written.comment.created if written.comment else False,
         check_run_urls=tuple(written.check_runs),
@@ -124,7 +136,6 @@ def _deltas(
 def _write(
     repo: Repository,
     cards: Sequence[Scorecard],
-    reports: Mapping[str, str],
     deltas: Mapping[str, Delta | None],
     target: Target,
     options: PublishOptions,
@@ -133,16 +144,32 @@ def _write(
 ) -> None:
     if options.check_run:
         for card in cards:
-            report = reports.get(card.key, "")
             output = render_check_run(
-                card, deltas.get(card.key), report, context, options.check_name, options.fail_on
+                card,
+                deltas.get(card.key),
+                context,
+                check_name(options.check_name, card),
+                conclusion(card, options.fail_on),
             )
             written.check_runs.append(
                 create_check_run(repo, target.head_sha, output, options.run_url)
             )
     if target.pull_request is None or options.comment_mode is CommentMode.OFF:
         return
-    create = options.comment_mode is CommentMode.ALWAYS or any_fails(cards, options.fail_on)
     body = render_comment(cards, deltas, context, options.comment_key)
     marker = comment_marker(options.comment_key)
+    create = wants_new_comment(options, cards, deltas)
     written.comment = upsert_comment(repo, target.pull_request, marker, body, create=create)
+
+
+def wants_new_comment(
+    options: PublishOptions, cards: Sequence[Scorecard], deltas: Mapping[str, Delta | None]
+) -> bool:
+    """Whether the comment mode asks for a comment where there is none yet."""
+    if options.comment_mode is CommentMode.FAILURES:
+        return any_fails(cards, options.fail_on)
+    if options.comment_mode is CommentMode.CHANGES:
+        return any(
+            (delta := deltas.get(card.key)) is None or delta.result_changed for card in cards
+        )
+    return options.comment_mode is CommentMode.ALWAYS

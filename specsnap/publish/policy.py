@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from enum import Enum
 
-from specsnap.publish.scorecard import Scorecard
+from specsnap.scorecard.model import Scorecard
 
 
 class FailOn(Enum):
@@ -19,7 +19,7 @@ class FailOn(Enum):
 
 def fails(card: Scorecard, policy: FailOn) -> bool:
     if policy is FailOn.NOT_PASSED:
-        return not card.scores.passed
+        return not card.passed
     if policy is FailOn.GATE:
         return not card.gate.holds
     return False
@@ -27,3 +27,11 @@ def fails(card: Scorecard, policy: FailOn) -> bool:
 
 def any_fails(cards: Iterable[Scorecard], policy: FailOn) -> bool:
     return any(fails(card, policy) for card in cards)
+
+
+def conclusion(card: Scorecard, policy: FailOn) -> str:
+    """The check run's conclusion: success when passed, else failure or (policy `never`,
+    or `gate` with the gate holding) neutral."""
+    if card.passed:
+        return "success"
+    return "failure" if fails(card, policy) else "neutral"

@@ -55,6 +55,7 @@ class Supervisor:
         self.stopped = threading.Event()
         self.reason: str | None = None  # source-edit, commit-attempt, commit
         self.started_ns = time.monotonic_ns()
+        self.fired_ns: int | None = None  # when the cutoff fired (time.monotonic_ns())
         self.breaches: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self.watcher = CutoffWatcher(
@@ -75,6 +76,7 @@ class Supervisor:
             if self.reason is not None:
                 return None
             self.reason = reason
+            self.fired_ns = time.monotonic_ns()
         frozen = freeze(self.marks) if self.marks is not None else None
         self.stopped.set()
         if self.on_cutoff is not None:

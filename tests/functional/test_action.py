@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 import yaml
 
-from specsnap.publish.limits import COMMENT_MAX, github_length
+from specsnap.render.limits import COMMENT_MAX, github_length
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import many_violations, write_fixture
 
@@ -210,7 +210,7 @@ def test_a_fork_pull_request_degrades_to_the_summary_and_never_fails(
     assert result.code == 0, result.stdout + result.stderr
     assert result.outputs["published"] == "false" and result.outputs["pass"] == "true"
     assert "::warning title=SpecSnap%3A published to the job summary only::" in result.stdout
-    assert "workflow_run" in result.summary and "| tier-1, seed 3 | 100.0%" in result.summary
+    assert "two-workflow" in result.summary and "| tier-1, seed 3 | 100.0%" in result.summary
     assert [r for r in github.requests if r.method != "GET"] == []
 
 
@@ -222,8 +222,12 @@ def test_a_token_github_refuses_degrades_too(tmp_path: Path, github: GitHubServe
     )
     assert result.code == 0
     assert "Resource not accessible by integration" in result.stdout
-    assert result.stdout.count("::error title=Module boundary violated::") == 2
-    assert result.stdout.count("::error title=Protected file::") == 2
+    assert result.stdout.count("::error title=Module boundary violated%3A ") == 2
+    assert result.stdout.count("::error title=Protected file ") == 2
+    assert (
+        "::error title=Module boundary violated%3A shipping.rates → orders.ledger,file="
+        "shipping/rates.py,line=42::" in result.stdout
+    )
 
 
 def test_server_errors_and_rate_limits_are_retried(tmp_path: Path, github: GitHubServer) -> None:
@@ -259,14 +263,22 @@ def test_an_oversize_comment_is_truncated_visibly(tmp_path: Path, github: GitHub
 
 def test_an_oversize_check_run_is_truncated_visibly(tmp_path: Path, github: GitHubServer) -> None:
     workspace = tmp_path / "ws"
-    path = write_fixture(workspace / "run", "tier-2-seed-7", many_violations(600))
-    path.with_suffix(".md").write_text("| finding |\n|---|\n" + "| x" * 40000 + "\n")
+
+    def oversize(document: dict[str, Any]) -> None:
+        many_violations(600)(document)
+        for requirement in document["requirements"]:
+            requirement["title"] = "a long title " * 1000
+
+    path = write_fixture(workspace / "run", "tier-2-seed-7", oversize)
+    # A Markdown file beside the scorecard is never published: the text is rendered again.
+    path.with_suffix(".md").write_text("<b>INJECTED</b>\n")
     result = run_action(workspace, github, step="publish", scorecards=str(path), comment_mode="off")
     assert result.code == 1, result.stdout + result.stderr
     (run,) = github.repos[REPO].check_runs.values()
     assert "105 of 605 annotations were left out" in run["output"]["summary"]
     assert len(github.repos[REPO].annotations[run["id"]]) == 500  # 10 requests of 50
     assert "Truncated to GitHub's 65,535-character limit" in run["output"]["text"]
+    assert "INJECTED" not in run["output"]["text"] + run["output"]["summary"]
     assert ours(github) == []
 
 

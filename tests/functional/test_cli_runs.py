@@ -41,7 +41,9 @@ def test_notetaker_amnesiac_noop(tmp_path: Path) -> None:
         "fired": False,
         "reason": None,
         "file": None,
+        "change": None,
         "latency_ms": None,
+        "after_s": None,
     }
     prompt2 = (tmp_path / "notetaker" / "sessions" / "2" / "prompt.md").read_bytes()
     assert prompt2 == CONTINUATION_PROMPT.encode()
@@ -117,21 +119,6 @@ def test_baseline_commit_is_deterministic_and_sandbox_is_clean(tmp_path: Path) -
         assert not (out / "sandbox" / "grader").exists()
         assert not list((out / "sandbox").rglob("test_unit_1.py"))
     assert heads[0] == heads[1]
-
-
-def test_verify_accepts_the_receipt_and_catches_tampering(tmp_path: Path) -> None:
-    out = tmp_path / "run"
-    specsnap("run", "--tier", "90", "--agent", "notetaker", "--out", str(out), tiers=FIXTURE_TIERS)
-    ok = specsnap("verify", str(out / "scorecard.json"), "--run", str(out), tiers=FIXTURE_TIERS)
-    assert ok.returncode == 0, ok.stdout
-    assert "regrade.scores: identical bytes" in ok.stdout
-    data = card(out)
-    data["scores"]["raw_retention"] = 0.99
-    forged = tmp_path / "forged.json"
-    forged.write_text(json.dumps(data))
-    bad = specsnap("verify", str(forged), "--run", str(out), tiers=FIXTURE_TIERS)
-    assert bad.returncode == 1
-    assert "FAIL scorecard_sha256" in bad.stdout and "FAIL regrade.scores" in bad.stdout
 
 
 def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:

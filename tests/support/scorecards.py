@@ -1,11 +1,16 @@
-"""Sample scorecards (tests/fixtures/scorecards) for the publishing, bot and Action tests.
+"""Sample scorecards (tests/fixtures/scorecards) for rendering, publishing, bot and Action tests.
 
-The fixtures are sealed engine scorecards (they validate against specsnap's scorecard schema):
+The fixtures are sealed schema-version-2 scorecards:
 - tier-2-seed-7:      6/8 retained, regression gate broken (boundary violations, protected
-                      files changed, a baseline test failing) → net 0, not passed;
+                      files changed, a baseline test failing) → net 0, not passed; session 1 cut
+                      off on a commit attempt, session 2 timed out;
 - tier-2-seed-7-base: the same cell on the base branch, 5/8 retained, gate holding;
 - tier-1-seed-3:      everything retained, passed, metered tokens, official;
-- tier-4-seed-1:      3/8 retained, tokens unknown (TES null), not passed.
+- tier-4-seed-1:      3/8 retained, tokens unknown (TES null), not passed; four sessions (a
+                      created, a commit attempt, a deleted file; the last one crashed).
+
+`hostile` turns a fixture into what an adversarial agent could make SpecSnap report: every
+string the agent controls tries to mention, link and inject HTML.
 """
 
 from __future__ import annotations
@@ -16,12 +21,20 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from specsnap.publish.scorecard import Scorecard, parse_scorecard
 from specsnap.receipt import seal
+from specsnap.scorecard.io import parse_scorecard
+from specsnap.scorecard.model import Scorecard
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "scorecards"
 
 Edit = Callable[[dict[str, Any]], None]
+
+#: A path an adversarial agent could create: a mention, a Markdown link and HTML.
+HOSTILE_PATH = "pkg/@someone [x](http://evil.example/a) <b>bold</b>.py"
+HOSTILE_TEXT = (
+    "<details><summary>click</summary> @octocat see www.evil.example and #12 "
+    "<!-- specsnap:comment:default --> `x` | y *z* ![i](http://evil.example/i.png)</details>"
+)
 
 
 def fixture_document(name: str, edit: Edit | None = None) -> dict[str, Any]:
@@ -45,6 +58,31 @@ def write_fixture(directory: Path, name: str, edit: Edit | None = None) -> Path:
     path = directory / "scorecard.json"
     path.write_text(json.dumps(fixture_document(name, edit), indent=2), encoding="utf-8")
     return path
+
+
+def hostile(document: dict[str, Any]) -> None:
+    """Agent-controlled strings everywhere a scorecard shows them."""
+    gate = document["gate"]
+    gate["wiring_violations"][0].update(file=HOSTILE_PATH, importer="pkg.@someone")
+    gate["protected_changes"][0]["path"] = HOSTILE_PATH
+    gate["baseline_failures"][0]["test"] = f"{HOSTILE_PATH}::test_`tick`|pipe"
+    gate["protocol_breaches"] = [
+        {"session": 1, "what": f"commit abc landed while armed: {HOSTILE_TEXT}"},
+        {
+            "session": None,
+            "what": "product code names the test machinery",
+            "file": HOSTILE_PATH,
+            "line": 3,
+        },
+    ]
+    gate["protocol_ok"] = False
+    session = document["sessions"][0]
+    session["cutoff"].update(reason="source-edit", file=HOSTILE_PATH, change="created")
+    session["notes"] = [HOSTILE_TEXT, '<!-- specsnap:snapshot {"key":"tier-2/seed-7"} -->']
+    session["breaches"] = [gate["protocol_breaches"][0]]
+    document["agent"]["options"] = {"cmd": "agent --ping @someone [x](http://evil.example) <b>"}
+    document["unofficial_reasons"] = [f"the agent's account can read {HOSTILE_PATH}"]
+    document["requirements"][2]["tests"][0]["id"] = f"{HOSTILE_PATH}::test_x"
 
 
 def many_violations(count: int) -> Edit:

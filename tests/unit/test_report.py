@@ -1,63 +1,127 @@
-"""Scorecard rendering against golden files. Regenerate with:
-
-SPECSNAP_REGENERATE=1 .venv/bin/pytest tests/unit/test_report.py
-"""
+"""The report step: a scorecard built from a run's settings, session records and grade."""
 
 from __future__ import annotations
 
-import copy
 import json
-import os
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from specsnap.report import gate_reasons, render_markdown, render_summary
-
-GOLDEN = Path(__file__).resolve().parent.parent / "fixtures" / "golden"
-
-
-def sample_card() -> dict:  # type: ignore[type-arg]
-    card: dict = json.loads((GOLDEN / "scorecard.json").read_text())  # type: ignore[type-arg]
-    return card
-
-
-def failing_card() -> dict:  # type: ignore[type-arg]
-    card = copy.deepcopy(sample_card())
-    card["requirements"][0]["passed"] = False
-    card["requirements"][0]["tests"][0]["outcome"] = "failed"
-    card["gate"].update(
-        holds=False,
-        wiring_ok=False,
-        wiring_violations=[
-            {
-                "importer": "shipping.plan",
-                "imported": "inventory.stock",
-                "file": "shipping/plan.py",
-                "line": 7,
-                "rule": "shipping may import only catalog, orders",
-                "kind": "static",
-            }
-        ],
-    )
-    card["scores"].update(net_retention=0.0, tes=0.0, **{"pass": False})
-    card["official"] = False
-    card["unofficial_reasons"] = ["time limit 60s instead of 1800s"]
-    return card
+from specsnap.errors import InputError
+from specsnap.grading import Grade
+from specsnap.receipt import scorecard_digest
+from specsnap.render.markdown import render_markdown
+from specsnap.report import build_scorecard, graded_parts, write_report
+from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
+from specsnap.tiers import Tier
+from tests.support.scorecards import fixture_document
 
 
-@pytest.mark.parametrize(("name", "card"), [("pass", sample_card), ("fail", failing_card)])
-def test_markdown_matches_golden(name: str, card) -> None:  # type: ignore[no-untyped-def]
-    rendered = render_markdown(card()) + "\n---\n" + render_summary(card()) + "\n"
-    golden = GOLDEN / f"scorecard-{name}.md"
-    if os.environ.get("SPECSNAP_REGENERATE"):
-        golden.write_text(rendered)
-    assert rendered == golden.read_text()
+@dataclass(frozen=True)
+class Settings:
+    run_dir: Path
+    seed: int = 5
+    agent: str = "command"
+    agent_options: dict[str, str] = field(default_factory=lambda: {"z": "1", "cmd": "a b"})
+    budget_tokens: int | None = None
+    tier_sha256: str = "a" * 64
+    reasons: tuple[str, ...] = ()
+
+    def unofficial_reasons(self) -> list[str]:
+        return list(self.reasons)
 
 
-def test_gate_reasons_name_each_failure() -> None:
-    reasons = gate_reasons(failing_card()["gate"])
-    assert reasons == [
-        "boundary: `shipping.plan` imports `inventory.stock` (shipping/plan.py:7, static): "
-        "shipping may import only catalog, orders"
+def records() -> list[dict[str, Any]]:
+    sessions = fixture_document("tier-4-seed-1")["sessions"][:2]
+    for record in sessions:
+        record["agent"] = "command"  # records carry more than a scorecard shows
+    return sessions
+
+
+def grade(passed: bool = True) -> Grade:
+    tests = [{"id": "test_unit_1.py::test_pounds", "outcome": "passed" if passed else "failed"}]
+    gate = {
+        "holds": True,
+        "baseline_ok": True,
+        "protected_ok": True,
+        "wiring_ok": True,
+        "protocol_ok": True,
+        "baseline_failures": [],
+        "protected_changes": [],
+        "wiring_violations": [],
+        "protocol_breaches": [],
+    }
+    requirements = [
+        {"id": "UNIT-1", "title": "Pounds", "package": "units", "passed": passed, "tests": tests},
+        {"id": "REP-1", "title": "Kilograms", "package": "report", "passed": True, "tests": tests},
     ]
+    return Grade("c" * 40, "d" * 64, requirements, gate, {"run_problem": None})
+
+
+def test_the_scorecard_is_built_from_settings_records_and_grade(
+    tier90: Tier, tmp_path: Path
+) -> None:
+    card = build_scorecard(
+        Settings(tmp_path, reasons=("budget",)), tier90, records(), grade(), 1.23
+    )
+    assert (card.tier_id, card.tier_name, card.seed, card.agent.name) == (
+        "tier-90",
+        "Fixture: kitchen weights",
+        5,
+        "command",
+    )
+    assert list(card.agent.options) == ["cmd", "z"]  # sorted, so the bytes do not depend on order
+    assert card.official is False and card.unofficial_reasons[0] == "budget"
+    assert [s.cutoff.reason for s in card.sessions] == ["source-edit", "commit-attempt"]
+    assert card.scores.raw_retention == 1.0 and card.scores.budget == tier90.budget_tokens
+    assert card.scores.tes is None  # the records' tokens are unknown
+    assert card.grading.run_problem is None and card.grading.tests_collected is None
+    assert card.timings.grading_s == 1.23
+    assert (card.receipt.head_commit, card.receipt.sandbox_tree_sha256) == ("c" * 40, "d" * 64)
+    document = scorecard_document(card)
+    assert card.receipt.scorecard_sha256 == scorecard_digest(document)
+
+
+def test_the_same_inputs_give_the_same_bytes(tier90: Tier, tmp_path: Path) -> None:
+    first = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    again = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    assert dump_scorecard(first) == dump_scorecard(again)
+
+
+def test_grading_facts_map_by_name_and_unknown_ones_wait_for_the_model() -> None:
+    requirements, gate, grading = graded_parts(grade(passed=False))
+    assert [r.passed for r in requirements] == [False, True]
+    assert gate.holds and gate.findings == ()
+    assert grading.tests_expected is None
+
+
+def test_a_malformed_record_names_its_file_and_key(tier90: Tier, tmp_path: Path) -> None:
+    broken = records()
+    broken[1]["exit"]["status"] = "vanished"
+    del broken[1]["tokens"]
+    with pytest.raises(InputError) as caught:
+        build_scorecard(Settings(tmp_path), tier90, broken, grade(), 1.0)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.key, problem.value) == (
+        f"{tmp_path}/sessions/2/session.json",
+        "tokens",
+        "nothing",
+    )
+
+
+def test_the_report_is_written_as_json_and_markdown(tier90: Tier, tmp_path: Path) -> None:
+    card = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    write_report(card, tmp_path)
+    assert load_scorecard(tmp_path / "scorecard.json") == card
+    assert (tmp_path / "scorecard.md").read_text() == render_markdown(card)
+    assert json.loads((tmp_path / "scorecard.json").read_text())["schema_version"] == 2
+    assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_a_scorecard_the_schema_refuses_is_never_written(tier90: Tier, tmp_path: Path) -> None:
+    bad = build_scorecard(Settings(tmp_path, seed=5), tier90, records(), grade(), -1.0)
+    with pytest.raises(InputError, match=r"timings\.grading_s"):
+        write_report(bad, tmp_path)
+    assert not (tmp_path / "scorecard.json").exists()

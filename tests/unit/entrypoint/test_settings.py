@@ -79,7 +79,8 @@ def test_every_bad_input_is_reported_at_once(tmp_path: Path) -> None:
     assert caught.value.exit_code == 2
     comment_mode = next(p for p in caught.value.problems if p.key.startswith("comment_mode"))
     assert (
-        comment_mode.value == "'loud'" and comment_mode.expected == "one of always, failures, off"
+        comment_mode.value == "'loud'"
+        and comment_mode.expected == "one of always, failures, changes, off"
     )
     assert "INPUT_COMMENT_MODE" in comment_mode.key
 

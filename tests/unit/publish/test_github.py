@@ -7,8 +7,6 @@ from collections.abc import Iterator
 
 import pytest
 
-from specsnap.publish.checks import render_check_run
-from specsnap.publish.comment import RenderContext
 from specsnap.publish.github import (
     ApiConfig,
     PublishError,
@@ -20,8 +18,9 @@ from specsnap.publish.github import (
     pull_request_info,
     upsert_comment,
 )
-from specsnap.publish.policy import FailOn
-from specsnap.publish.snapshot import snapshot_of
+from specsnap.render.checks import render_check_run
+from specsnap.render.comment import RenderContext
+from specsnap.scorecard.delta import snapshot_of
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import fixture_card, many_violations
 
@@ -129,7 +128,7 @@ def test_bad_credentials_are_an_infrastructure_error_not_a_degradation(
 
 def test_annotations_go_out_fifty_per_request(server: GitHubServer) -> None:
     card = fixture_card("tier-2-seed-7", many_violations(118))  # 118 + 3 + 2 = 123 annotations
-    output = render_check_run(card, None, "report", RenderContext(), "SpecSnap", FailOn.NOT_PASSED)
+    output = render_check_run(card, None, RenderContext(), "SpecSnap (tier-2, seed 7)", "failure")
     url = create_check_run(repo_for(server), HEAD, output, "https://run")
     ((run_id, run),) = server.repos[REPO].check_runs.items()
     assert url == run["html_url"]
@@ -140,14 +139,20 @@ def test_annotations_go_out_fifty_per_request(server: GitHubServer) -> None:
     ]
     assert sizes == [50, 50, 23]
     stored = server.repos[REPO].annotations[run_id]
-    assert len(stored) == 123 and stored[0]["path"] == "shipping/module_0.py"
+    assert len(stored) == 123
+    assert [a["path"] for a in stored[:4]] == [
+        "tests/test_orders.py",  # findings in the scorecard's one order: baseline, protected, ...
+        "tests/test_shipping.py",
+        "wiring.yaml",
+        "shipping/module_0.py",
+    ]
 
 
 def test_base_scores_come_from_the_base_branch_check_runs(server: GitHubServer) -> None:
     repo = repo_for(server)
     base = fixture_card("tier-2-seed-7-base")
     other = fixture_card("tier-1-seed-3")
-    output = render_check_run(base, None, "", RenderContext(), "SpecSnap", FailOn.NOT_PASSED)
+    output = render_check_run(base, None, RenderContext(), "SpecSnap (tier-2, seed 7)", "failure")
     server.add_commit(REPO, "main", "1" * 40)
     server.add_check_run(REPO, "1" * 40, output.name, output.summary)
     server.add_check_run(REPO, "1" * 40, "lint", "no snapshot here")

@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass
 
-from specsnap.publish.scorecard import Scorecard
+from specsnap.scorecard.model import Scorecard
 
 _MARKER = re.compile(r"<!-- specsnap:snapshot (\{.*?\}) -->")
 
@@ -44,6 +44,13 @@ class Delta:
     newly_failed: tuple[str, ...]
     pass_changed: bool
 
+    @property
+    def result_changed(self) -> bool:
+        """Whether the result moved: the verdict, a requirement, or a retention score. TES alone
+        does not count: it moves with every token an agent spends."""
+        moved = round(self.net_retention, 6) != 0 or round(self.raw_retention, 6) != 0
+        return self.pass_changed or bool(self.newly_passed or self.newly_failed) or moved
+
 
 def snapshot_of(card: Scorecard, commit: str = "") -> Snapshot:
     """The snapshot that a check run for `card` carries."""
@@ -52,7 +59,7 @@ def snapshot_of(card: Scorecard, commit: str = "") -> Snapshot:
         raw_retention=card.scores.raw_retention,
         net_retention=card.scores.net_retention,
         tes=card.scores.tes,
-        passed=card.scores.passed,
+        passed=card.passed,
         requirements=tuple(sorted((r.id, r.passed) for r in card.requirements)),
         commit=commit,
     )
@@ -110,5 +117,5 @@ def compare(card: Scorecard, base: Snapshot | None) -> Delta | None:
         tes=tes,
         newly_passed=tuple(rid for rid, ok in now.items() if ok and not before.get(rid, False)),
         newly_failed=tuple(rid for rid, ok in now.items() if not ok and before.get(rid, False)),
-        pass_changed=card.scores.passed != base.passed,
+        pass_changed=card.passed != base.passed,
     )

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from specsnap.publish import markdown as md
-from specsnap.publish.comment import RenderContext
-from specsnap.publish.limits import (
+from specsnap.render import blocks
+from specsnap.render.comment import RenderContext
+from specsnap.render.limits import (
     ANNOTATION_MESSAGE_MAX,
     ANNOTATION_TITLE_MAX,
     ANNOTATIONS_MAX,
@@ -20,9 +20,11 @@ from specsnap.publish.limits import (
     CHECK_TEXT_MAX,
     truncate,
 )
-from specsnap.publish.policy import FailOn, fails
-from specsnap.publish.scorecard import Scorecard
-from specsnap.publish.snapshot import Delta, embed_snapshot, snapshot_of
+from specsnap.render.markdown import render_markdown
+from specsnap.render.markup import code, inert
+from specsnap.render.words import GITHUB_PLAIN, finding_place, finding_text, finding_title, headline
+from specsnap.scorecard.delta import Delta, embed_snapshot, snapshot_of
+from specsnap.scorecard.model import Scorecard
 
 TEXT_TRUNCATED = (
     "> [!WARNING]\n> Truncated to GitHub's 65,535-character limit for check run output; the whole "
@@ -64,61 +66,30 @@ class CheckRunOutput:
 
 def check_name(prefix: str, card: Scorecard) -> str:
     """`SpecSnap (tier-2, seed 7)`: one check run per (tier, seed) cell."""
-    return f"{prefix} ({card.label})"
-
-
-def conclusion(card: Scorecard, fail_on: FailOn) -> str:
-    if card.scores.passed:
-        return "success"
-    return "failure" if fails(card, fail_on) else "neutral"
+    return f"{prefix} ({inert(card.label)})"
 
 
 def annotations_for(card: Scorecard) -> list[Annotation]:
-    """Gate findings as failures, then lost requirements as warnings, in the scorecard's order."""
+    """Gate findings as failures, then lost requirements as warnings, in the scorecard's order.
+
+    Findings without a file (a breach in a session) are in the summary, not annotated."""
     found: list[Annotation] = []
-    for v in card.gate.wiring_violations:
-        found.append(
-            Annotation(
-                v.file,
-                max(v.line, 1),
-                "failure",
-                f"Module boundary violated: {v.importer} → {v.imported}",
-                f"{v.importer} imports {v.imported} ({v.kind or 'import'}), which wiring.yaml "
-                f"forbids: {v.rule}.",
-            )
-        )
-    for c in card.gate.protected_changes:
-        found.append(
-            Annotation(
-                c.path,
-                1,
-                "failure",
-                f"Protected file {c.change}",
-                f"{c.path} is protected by the tier and must stay byte-identical to the starter; "
-                f"at HEAD it is {c.change}.",
-            )
-        )
-    for f in card.gate.baseline_failures:
-        found.append(
-            Annotation(
-                f.test.split("::", 1)[0],
-                1,
-                "failure",
-                f"Baseline test {f.outcome}",
-                f"{f.test} must keep passing; it {f.outcome}.",
-            )
-        )
-    for r in card.requirements:
-        if r.passed:
+    for finding in card.gate.findings:
+        place = finding_place(finding)
+        if place is None:
             continue
-        failing = "\n".join(f"{t.test}: {t.outcome}" for t in r.failing_tests)
+        path, line = place
+        message = finding_text(finding, GITHUB_PLAIN)
+        found.append(Annotation(path, line, "failure", finding_title(finding), message))
+    for r in card.lost:
+        failing = "\n".join(f"{inert(t.id)}: {inert(t.outcome)}" for t in r.failing_tests)
         found.append(
             Annotation(
                 f"{r.package}/__init__.py",
                 1,
                 "warning",
-                f"Requirement {r.id} not retained",
-                f"{r.id} ({r.title}) is not retained; its hidden tests:\n{failing}",
+                f"Requirement {inert(r.id)} not retained",
+                f"{inert(r.id)} ({inert(r.title)}) is not retained; its hidden tests:\n{failing}",
             )
         )
     return found
@@ -127,17 +98,16 @@ def annotations_for(card: Scorecard) -> list[Annotation]:
 def render_check_run(
     card: Scorecard,
     delta: Delta | None,
-    report: str,
     context: RenderContext,
-    name_prefix: str,
-    fail_on: FailOn,
+    name: str,
+    conclusion: str,
 ) -> CheckRunOutput:
-    """The check run for `card`; `report` is the engine's full Markdown scorecard."""
+    """The check run for `card`: its scores and story in the summary, scorecard.md as text."""
     annotations = annotations_for(card)
     shown, omitted = annotations[:ANNOTATIONS_MAX], max(0, len(annotations) - ANNOTATIONS_MAX)
-    lines = [md.headline(card), "", *md.table_header(), md.score_row(card, delta), ""]
+    lines = [headline(card), "", *blocks.score_header(), blocks.score_row(card, delta), ""]
     if delta is not None:
-        lines.append(f"Changes are against {md.code(delta.base.commit[:7] or 'the base branch')}.")
+        lines.append(f"Changes are against {code(delta.base.commit[:7] or 'the base branch')}.")
     if omitted:
         lines.append(
             f"> [!WARNING]\n> {omitted} of {len(annotations)} annotations were left out "
@@ -145,15 +115,15 @@ def render_check_run(
         )
     if context.run_url:
         lines.append(f"[Workflow run]({context.run_url})")
-    lines += ["", md.details_body(card, delta)]
+    lines += ["", *blocks.details_body(card, delta)]
     marker = embed_snapshot(snapshot_of(card))
     summary = truncate("\n".join(lines), CHECK_SUMMARY_MAX - len(marker) - 2, TEXT_TRUNCATED)
     return CheckRunOutput(
-        name=check_name(name_prefix, card),
-        conclusion=conclusion(card, fail_on),
-        title=md.headline(card),
+        name=name,
+        conclusion=conclusion,
+        title=headline(card),
         summary=summary + "\n\n" + marker,
-        text=truncate(report, CHECK_TEXT_MAX, TEXT_TRUNCATED),
+        text=truncate(render_markdown(card), CHECK_TEXT_MAX, TEXT_TRUNCATED),
         annotations=tuple(shown),
         omitted_annotations=omitted,
     )

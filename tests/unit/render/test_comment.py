@@ -1,13 +1,14 @@
 from __future__ import annotations
 
-from specsnap.publish.comment import (
+from specsnap.render.comment import (
     RenderContext,
     comment_marker,
     render_comment,
     render_summary,
 )
-from specsnap.publish.limits import COMMENT_MAX, github_length
-from specsnap.publish.snapshot import compare, snapshot_of
+from specsnap.render.limits import COMMENT_MAX, github_length
+from specsnap.render.markdown import render_markdown
+from specsnap.scorecard.delta import compare, snapshot_of
 from tests.support.scorecards import fixture_card, many_violations
 
 CONTEXT = RenderContext(
@@ -31,6 +32,10 @@ def test_scores_and_verdicts_of_every_run_are_tabled() -> None:
     assert "**❌ 1 of 2 run(s) passed**" in body
     assert "| tier-2, seed 7 | 0.0% | 75.0% | 0.0% | ❌ broken | ❌ not passed |" in body
     assert "| tier-1, seed 3 | 100.0% | 100.0% | 100.0% | ✅ holds | ✅ passed |" in body
+    assert (
+        "<summary>❌ tier-2, seed 7: 2 requirement(s) not retained, regression gate broken, "
+        "session 2 timed out</summary>" in body
+    )
     assert "[workflow run](https://ghe.example/o/r/actions/runs/9)" in body
 
 
@@ -50,19 +55,33 @@ def test_without_base_scores_the_comment_says_so() -> None:
 
 def test_gate_findings_are_listed_in_the_details() -> None:
     body = render_comment([fixture_card("tier-2-seed-7")], {}, CONTEXT, "default")
-    assert "`shipping/rates.py:42` `shipping.rates` imports `orders.ledger`" in body
+    assert (
+        "module boundary: `shipping.rates` imports `orders.ledger` at `shipping/rates.py:42`"
+        in body
+    )
     assert "protected file `wiring.yaml` deleted" in body
-    assert "baseline test `tests/test_orders.py::test_order_total_includes_tax` failed" in body
+    assert "baseline test `tests/test_orders.py::test_order_total_includes_tax`: failed" in body
+
+
+def test_each_session_tells_how_it_ended_and_where_the_cutoff_fired() -> None:
+    body = render_comment([fixture_card("tier-4-seed-1")], {}, CONTEXT, "default")
+    assert (
+        "| 1 | cut off | fired after 2 min 00 s on `shipping/rates.py` (created) | unknown |"
+        in body
+    )
+    assert "| 2 | cut off | fired after 30.5 s on a commit attempt (refused by the hook) |" in body
+    assert "| 4 | crashed (SIGSEGV) | not armed | unknown | 14.0 s |" in body
+    assert "None" not in body
+    assert "session 4 crashed</summary>" in body
 
 
 def test_agent_controlled_names_cannot_inject_markup_or_mention_anyone() -> None:
-    def evil(document) -> None:
+    def evil(document) -> None:  # type: ignore[no-untyped-def]
         document["gate"]["wiring_violations"][0]["file"] = "a|b`<img src=x onerror=1>@octocat.py"
 
     body = render_comment([fixture_card("tier-2-seed-7", evil)], {}, CONTEXT, "default")
     line = next(line for line in body.splitlines() if "onerror" in line)
-    assert "``" in line and "\\|" in line  # inside a double-backtick code span, pipe escaped
-    assert "`` a\\|b`<img src=x onerror=1>@octocat.py:7 ``" in line
+    assert "`` a\\|b`<img src=x onerror=1>@octocat.py:7 ``" in line  # one code span, pipe escaped
 
 
 def test_an_oversize_comment_is_truncated_visibly_and_stays_well_formed() -> None:
@@ -81,10 +100,10 @@ def test_long_lists_inside_a_run_are_bounded() -> None:
     assert "… and 78 more gate findings" in body  # 3 other findings + 100 - 25 shown
 
 
-def test_the_job_summary_embeds_the_full_reports_and_any_notice() -> None:
+def test_the_job_summary_embeds_each_whole_scorecard_and_any_notice() -> None:
     card = fixture_card("tier-1-seed-3")
     context = RenderContext(notice="Not published to GitHub: fork.")
-    summary = render_summary([card], {}, context, {card.key: "## FULL REPORT"})
-    assert "## FULL REPORT" in summary
+    summary = render_summary([card], {}, context)
+    assert render_markdown(card) in summary
     assert "> [!WARNING]\n> Not published to GitHub: fork." in summary
     assert "specsnap:comment" not in summary

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from typing import Any
 from xml.sax.saxutils import escape
 
-from specsnap.publish.markdown import percent, tes_text
-from specsnap.publish.scorecard import Scorecard
+from specsnap.render.words import percent, tes_text
+from specsnap.scorecard.model import Scorecard
 
 #: shields.io's named colours, so the JSON and the SVG show the same colour.
 COLORS = {
@@ -37,7 +37,7 @@ def badge_for(cards: Sequence[Scorecard]) -> Badge:
     """One card: its tier's net retention and TES. Several: how many passed, and mean net."""
     if not cards:
         return Badge("SpecSnap", "no runs", "lightgrey")
-    passed = sum(card.scores.passed for card in cards)
+    passed = sum(card.passed for card in cards)
     if len(cards) == 1:
         card = cards[0]
         message = f"net {percent(card.scores.net_retention)} · TES {tes_text(card.scores.tes)}"
@@ -64,8 +64,8 @@ def render_svg(badge: Badge) -> str:
     message_w = round(text_width(badge.message)) + 10
     width = label_w + message_w
     color = COLORS.get(badge.color, COLORS["lightgrey"])
-    title = escape(f"{badge.label}: {badge.message}")
-    label, message = escape(badge.label), escape(badge.message)
+    title = _escape(f"{badge.label}: {badge.message}")
+    label, message = _escape(badge.label), _escape(badge.message)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="20" role="img" '
         f'aria-label="{title}"><title>{title}</title>'
@@ -96,6 +96,11 @@ def _text(content: str, center: float, length: float) -> str:
     )
     text = f'<text x="{x}" y="140" transform="scale(.1)" textLength="{size}">{content}</text>'
     return shadow + text
+
+
+def _escape(value: str) -> str:
+    """XML text and attribute values alike: a quote cannot end the attribute it sits in."""
+    return escape(value, {'"': "&quot;", "'": "&apos;"})
 
 
 def _color(passed: int, total: int) -> str:

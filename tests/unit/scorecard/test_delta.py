@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import pytest
 
-from specsnap.publish.snapshot import Snapshot, compare, embed_snapshot, find_snapshots, snapshot_of
+from specsnap.scorecard.delta import Snapshot, compare, embed_snapshot, find_snapshots, snapshot_of
 from tests.support.scorecards import fixture_card as card
 
 
@@ -57,3 +57,14 @@ def test_tes_delta_is_unknown_when_either_side_is() -> None:
     )
     delta = compare(t4, base)
     assert delta is not None and delta.tes is None
+
+
+def test_a_result_changes_with_the_verdict_a_requirement_or_a_retention_not_tes() -> None:
+    current, base = card("tier-2-seed-7"), card("tier-2-seed-7-base")
+    changed = compare(current, snapshot_of(base))
+    same = compare(current, snapshot_of(current))
+    assert changed is not None and changed.result_changed
+    assert same is not None and not same.result_changed
+    cheaper = card("tier-2-seed-7", lambda d: d["scores"].update(tes=0.5))
+    tes_only = compare(cheaper, snapshot_of(current))
+    assert tes_only is not None and tes_only.tes == 0.5 and not tes_only.result_changed

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from specsnap.publish.limits import batches, fit_blocks, github_length, truncate
+from specsnap.render.limits import batches, fit_blocks, github_length, truncate
 
 
 def test_length_is_counted_in_utf16_units_like_github() -> None:

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import xml.etree.ElementTree as ET
 
-from specsnap.publish.badge import Badge, badge_for, endpoint_json, render_svg, text_width
+from specsnap.render.badge import Badge, badge_for, endpoint_json, render_svg, text_width
 from tests.support.scorecards import fixture_card
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -35,11 +35,12 @@ def test_endpoint_json_follows_the_shields_schema() -> None:
 
 
 def test_the_svg_is_self_contained_and_well_formed() -> None:
-    svg = render_svg(Badge("Spec<Snap>", "a & b", "red"))
+    svg = render_svg(Badge('Spec<Snap>" onload="x', "a & b", "red"))
     root = ET.fromstring(svg)
-    assert root.tag == f"{SVG}svg" and root.get("aria-label") == "Spec<Snap>: a & b"
+    assert root.tag == f"{SVG}svg" and root.get("aria-label") == 'Spec<Snap>" onload="x: a & b'
+    assert root.get("onload") is None  # a quote cannot end the attribute it sits in
     texts = [t.text for t in root.iter(f"{SVG}text")]
-    assert texts == ["Spec<Snap>", "Spec<Snap>", "a & b", "a & b"]
+    assert texts == ['Spec<Snap>" onload="x'] * 2 + ["a & b"] * 2
     assert "#e05d44" in svg
     assert (
         "href" not in svg

@@ -1,0 +1,145 @@
+"""Markdown blocks shared by scorecard.md, the PR comment and the check run (pure).
+
+Every block is a list of lines; outside text goes through `render.markup` (via the MARKDOWN
+style), SpecSnap's own words come from `render.words`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from specsnap.render.markup import code, text
+from specsnap.render.words import (
+    MARKDOWN,
+    cutoff_story,
+    duration,
+    ending,
+    finding_text,
+    gate_state,
+    mark,
+    percent,
+    points,
+    requirement_result,
+    tes_text,
+    tokens_story,
+    verdict,
+)
+from specsnap.scorecard.delta import Delta
+from specsnap.scorecard.model import Scorecard
+
+#: Longest list shown inside one block; the rest is counted, not listed.
+LIST_MAX = 25
+
+
+def bounded(lines: Sequence[str], what: str, limit: int = LIST_MAX) -> list[str]:
+    """At most `limit` lines, then one line saying how many more `what` there are."""
+    shown = list(lines[:limit])
+    if len(lines) > limit:
+        shown.append(f"- … and {len(lines) - limit} more {what} (see scorecard.json)")
+    return shown
+
+
+def score_header() -> list[str]:
+    return [
+        "| Run | Net retention | Raw retention | TES | Regression gate | Result |",
+        "|:--|--:|--:|--:|:--|:--|",
+    ]
+
+
+def score_row(card: Scorecard, delta: Delta | None) -> str:
+    """One run's scores; with a delta, each shows its change against the base."""
+    scores = card.scores
+    net, raw = percent(scores.net_retention), percent(scores.raw_retention)
+    tes = tes_text(scores.tes)
+    result = f"{mark(card.passed)} {verdict(card.passed)}"
+    if delta is not None:
+        net += f" ({points(delta.net_retention)})"
+        raw += f" ({points(delta.raw_retention)})"
+        if delta.tes is not None:
+            tes += f" ({points(delta.tes)})"
+        if delta.pass_changed:
+            result += f" (was {verdict(delta.base.passed)})"
+    gate = f"{mark(card.gate.holds)} {gate_state(card.gate.holds)}"
+    return f"| {text(card.label)} | {net} | {raw} | {tes} | {gate} | {result} |"
+
+
+def unofficial_lines(card: Scorecard) -> list[str]:
+    if card.official:
+        return []
+    reasons = "; ".join(text(r) for r in card.unofficial_reasons) or "no reason recorded"
+    return ["> [!NOTE]", f"> Unofficial: {reasons}."]
+
+
+def findings_lines(card: Scorecard) -> list[str]:
+    """Why the regression gate is broken, one bullet per finding (bounded)."""
+    findings = card.gate.findings
+    if card.gate.holds:
+        return []
+    lines = [f"- {finding_text(f, MARKDOWN)}" for f in findings]
+    if not lines:
+        lines = ["- the grader reported the gate broken without findings"]
+    head = ["**Regression gate broken**: net retention counts as 0.", ""]
+    return head + bounded(lines, "gate findings")
+
+
+def lost_lines(card: Scorecard) -> list[str]:
+    """The requirements not retained, with their first failing test (bounded)."""
+    total = len(card.requirements)
+    if not card.lost:
+        return [f"**All {total} requirements retained.**"]
+    lines = [
+        f"- {code(r.id)} {text(r.title)} ({code(r.package)}): {requirement_result(r, MARKDOWN)}"
+        for r in card.lost
+    ]
+    head = [f"**Requirements not retained** ({len(card.lost)} of {total})", ""]
+    return head + bounded(lines, "requirements")
+
+
+def requirements_table(card: Scorecard) -> list[str]:
+    """Every requirement and its result (scorecard.md)."""
+    lines = ["| Requirement | Package | Result |", "|:--|:--|:--|"]
+    for r in card.requirements:
+        result = f"{mark(r.passed)} {requirement_result(r, MARKDOWN)}"
+        lines.append(f"| {code(r.id)} {text(r.title)} | {code(r.package)} | {result} |")
+    return lines
+
+
+def sessions_table(card: Scorecard) -> list[str]:
+    """The story of each session: how it ended, its cutoff, tokens, duration; then notes.
+    (A session's protocol breaches are gate findings, listed with the others.)"""
+    lines = [
+        "| Session | Ended | Cutoff | Tokens (in / out / cache write / cache read) | Duration |",
+        "|--:|:--|:--|:--|--:|",
+    ]
+    notes: list[str] = []
+    for s in card.sessions:
+        lines.append(
+            f"| {s.index} | {ending(s.exit, MARKDOWN)} | {cutoff_story(s.cutoff, MARKDOWN)} "
+            f"| {tokens_story(s.tokens)} | {duration(s.duration_s)} |"
+        )
+        if s.tokens_reported is not None and s.tokens_reported != s.tokens:
+            notes.append(
+                f"- session {s.index}: the agent reported {tokens_story(s.tokens_reported)}"
+            )
+        notes += [f"- session {s.index}: {text(note)}" for note in s.notes]
+    return lines + (["", *bounded(notes, "session notes")] if notes else [])
+
+
+def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
+    """What a reader of one run needs: lost requirements, changes, gate, sessions."""
+    out = lost_lines(card)
+    if delta is not None and (delta.newly_failed or delta.newly_passed):
+        out.append("")
+        if delta.newly_failed:
+            out.append(f"Newly lost since the base: {', '.join(map(code, delta.newly_failed))}")
+        if delta.newly_passed:
+            retained = ", ".join(map(code, delta.newly_passed))
+            out.append(f"Newly retained since the base: {retained}")
+    findings = findings_lines(card)
+    if findings:
+        out += ["", *findings]
+    out += ["", *sessions_table(card)]
+    unofficial = unofficial_lines(card)
+    if unofficial:
+        out += ["", *unofficial]
+    return out

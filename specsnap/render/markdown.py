@@ -1,0 +1,76 @@
+"""scorecard.md: the whole scorecard as GitHub-flavoured Markdown (pure).
+
+The check run's text and the job summary show the same document, rendered again from the
+scorecard rather than read from a file beside it: a Markdown file in an artifact is not trusted.
+"""
+
+from __future__ import annotations
+
+from specsnap.render import blocks
+from specsnap.render.markup import code, text
+from specsnap.render.words import gate_state, mark, percent, tes_text, verdict
+from specsnap.scorecard.model import Scorecard
+
+
+def render_markdown(card: Scorecard) -> str:
+    """The scorecard as Markdown, ending with its receipt."""
+    s = card.scores
+    tokens = "unknown" if s.effective_tokens is None else f"{s.effective_tokens:,.0f}"
+    lines = [
+        f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed} · "
+        f"{mark(card.passed)} **{verdict(card.passed)}**",
+        "",
+        "| Net retention | Raw retention | TES | Effective tokens / budget | Regression gate |",
+        "|--:|--:|--:|--:|:--|",
+        f"| {percent(s.net_retention)} | {percent(s.raw_retention)} | {tes_text(s.tes)} "
+        f"| {tokens} / {s.budget:,} | {mark(card.gate.holds)} {gate_state(card.gate.holds)} |",
+        "",
+        f"Tier {text(card.tier_id)} ({text(card.tier_name)}); PASS needs net retention ≥ "
+        f"{percent(s.pass_threshold)}. {_agent(card)}",
+        "",
+    ]
+    if not card.official:
+        lines += [*blocks.unofficial_lines(card), ""]
+    findings = blocks.findings_lines(card)
+    lines += [
+        *(findings or ["Regression gate holds: baseline, protected files, boundaries, protocol."]),
+        "",
+    ]
+    retained = len(card.requirements) - len(card.lost)
+    lines += [f"### Requirements ({retained} of {len(card.requirements)} retained)", ""]
+    lines += [*blocks.requirements_table(card), ""]
+    lines += ["### Sessions", "", *blocks.sessions_table(card), ""]
+    lines += [_grading(card), "", _receipt(card), ""]
+    return "\n".join(lines)
+
+
+def _agent(card: Scorecard) -> str:
+    options = ", ".join(code(f"{k}={v}") for k, v in card.agent.options.items())
+    return f"Agent {code(card.agent.name)}" + (f" with {options}." if options else ".")
+
+
+def _grading(card: Scorecard) -> str:
+    g = card.grading
+    parts = []
+    if g.tests_collected is not None:
+        parts.append(f"{g.tests_collected} of {g.tests_expected} tests collected")
+    if g.pytest_exit_code is not None:
+        parts.append(f"pytest exit code {g.pytest_exit_code}")
+    if g.network_isolated is not None:
+        parts.append("network isolated" if g.network_isolated else "network not isolated")
+    if g.isolation:
+        parts.append(f"isolation: {text(g.isolation)}")
+    if g.run_problem:
+        parts.append(f"problem: {text(g.run_problem)}")
+    return "Grading: " + ("; ".join(parts) or "no test run") + "."
+
+
+def _receipt(card: Scorecard) -> str:
+    r = card.receipt
+    return (
+        f"<sub>receipt: scorecard {code(r.scorecard_sha256[:16])} · "
+        f"tree {code((r.sandbox_tree_sha256 or 'none')[:16])} · "
+        f"tier {code(r.tier_sha256[:16])} · commit {code((r.head_commit or 'none')[:12])} · "
+        f"SpecSnap {text(r.specsnap_version)} · check it with "
+        "`specsnap verify scorecard.json --run RUN_DIR`</sub>"
+    )

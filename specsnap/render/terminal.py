@@ -1,0 +1,48 @@
+"""`specsnap run`, `session` and `grade` in the terminal: a few plain lines (pure).
+
+Outside text is shown with its control characters escaped, so a file name cannot move the
+cursor or clear the screen.
+"""
+
+from __future__ import annotations
+
+from specsnap.render.markup import plain
+from specsnap.render.words import (
+    TERMINAL,
+    finding_text,
+    percent,
+    session_line,
+    tes_text,
+    verdict,
+)
+from specsnap.scorecard.model import Scorecard, Session
+
+#: Gate findings listed before the rest are only counted.
+FINDINGS_SHOWN = 10
+
+
+def render_summary(card: Scorecard) -> str:
+    """The scorecard in a few lines: verdict, scores, each session, the gate's findings."""
+    s = card.scores
+    retained = len(card.requirements) - len(card.lost)
+    lines = [
+        f"{plain(card.tier_id)} · agent {plain(card.agent.name)} · seed {card.seed}: "
+        f"{verdict(card.passed).upper()}",
+        f"  requirements {retained}/{len(card.requirements)} retained   "
+        f"raw {percent(s.raw_retention)}   net {percent(s.net_retention)}   TES {tes_text(s.tes)}",
+    ]
+    lines += [f"  {session_line(session, TERMINAL)}" for session in card.sessions]
+    findings = [f"  gate: {finding_text(f, TERMINAL)}" for f in card.gate.findings]
+    lines += findings[:FINDINGS_SHOWN]
+    if len(findings) > FINDINGS_SHOWN:
+        lines.append(f"  gate: … and {len(findings) - FINDINGS_SHOWN} more (see scorecard.md)")
+    if not card.official:
+        lines.append("  unofficial: " + "; ".join(plain(r) for r in card.unofficial_reasons))
+    return "\n".join(lines)
+
+
+def render_session(session: Session) -> str:
+    """The line printed when a session ends."""
+    latency = session.cutoff.latency_ms
+    line = session_line(session, TERMINAL)
+    return line + (f" (cutoff latency {latency:.2f} ms)" if latency is not None else "")

@@ -1,0 +1,261 @@
+"""The scorecard of one graded run (SPEC §2, §3), as frozen values: the format of scorecard.json.
+
+These classes are the one definition of the format. Each field is a JSON key (`meta` in its
+metadata renames or constrains one); the shipped JSON Schema is derived from them
+(`specsnap.scorecard.schema`), `specsnap.scorecard.io` loads and dumps them, and a session
+record's fields are picked by name (`Session.from_record`). Adding a field to a session record
+is therefore one line here (then `SPECSNAP_REGENERATE=1` rewrites the schema and golden files).
+
+Timings are every key ending in `_s` or `_ms` and the `timings` object; nothing else depends on
+when the run happened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from specsnap.scorecard.codec import from_json, meta
+
+SCHEMA_VERSION: Literal[2] = 2  # Scorecard.schema_version's one value
+SHA256 = "^[0-9a-f]{64}$"
+
+ExitStatus = Literal["completed", "cutoff", "crashed", "timeout", "failed-to-start"]
+TokenSource = Literal["metered", "reported", "unknown"]
+CutoffReason = Literal["source-edit", "commit-attempt", "commit"]
+SourceChange = Literal["created", "changed", "deleted"]
+
+
+@dataclass(frozen=True)
+class Agent:
+    """The adapter that ran the sessions, and the options it was given."""
+
+    name: str
+    options: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Cutoff:
+    """Whether the session was armed, and what fired its cutoff: a source edit (`file`,
+    `change`) or a commit (`reason` `commit-attempt` or `commit`, no file)."""
+
+    armed: bool
+    fired: bool
+    reason: CutoffReason | None
+    file: str | None
+    change: SourceChange | None
+    latency_ms: float | None = field(metadata=meta(minimum=0))
+    after_s: float | None = field(metadata=meta(minimum=0))  # session start to freeze
+
+
+@dataclass(frozen=True)
+class Tokens:
+    """Tokens one session used (SPEC §2) and where the figures came from."""
+
+    input: int = field(metadata=meta(minimum=0))
+    output: int = field(metadata=meta(minimum=0))
+    cache_write: int = field(metadata=meta(minimum=0))
+    cache_read: int = field(metadata=meta(minimum=0))
+    source: TokenSource
+
+
+@dataclass(frozen=True)
+class Exit:
+    """How the session ended; `code` and `signal` only when the agent ended it itself."""
+
+    status: ExitStatus
+    code: int | None
+    signal: str | None
+
+
+@dataclass(frozen=True)
+class Breach:
+    """A protocol breach: in a session (`session`), or in the graded code (`file`, `line`)."""
+
+    session: int | None
+    what: str
+    file: str | None = field(default=None, metadata=meta(omit_none=True))
+    line: int | None = field(default=None, metadata=meta(omit_none=True))
+
+
+@dataclass(frozen=True)
+class Session:
+    """One agent session, from its record (RUN_DIR/sessions/N/session.json)."""
+
+    index: int = field(metadata=meta(minimum=1))
+    prompt_sha256: str = field(metadata=meta(pattern=SHA256))
+    cutoff: Cutoff
+    tokens: Tokens
+    tokens_reported: Tokens | None = field(metadata=meta(omit_none=True))  # beside metered tokens
+    exit: Exit
+    breaches: tuple[Breach, ...]
+    notes: tuple[str, ...]
+    duration_s: float = field(metadata=meta(minimum=0))
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> Session:
+        """The session as its record states it; keys the scorecard does not show are left out.
+        A record without a key the model requires raises DecodeError, naming the key."""
+        session: Session = from_json(cls, dict(record))
+        return session
+
+
+@dataclass(frozen=True)
+class TestResult:
+    """A hidden test of a requirement and how it ended (`passed`, `failed`, `error`, ...)."""
+
+    id: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Requirement:
+    id: str
+    title: str
+    package: str
+    passed: bool
+    tests: tuple[TestResult, ...]
+
+    @property
+    def failing_tests(self) -> tuple[TestResult, ...]:
+        return tuple(t for t in self.tests if t.outcome != "passed")
+
+
+@dataclass(frozen=True)
+class BaselineFailure:
+    """A baseline test that did not pass, or what kept the test run from counting."""
+
+    test: str
+    outcome: str
+
+
+@dataclass(frozen=True)
+class ProtectedChange:
+    path: str
+    change: str  # modified, deleted or replaced
+
+
+@dataclass(frozen=True)
+class WiringViolation:
+    """An import that wiring.yaml forbids, found statically or while the tests ran."""
+
+    importer: str
+    imported: str
+    file: str
+    line: int
+    rule: str
+    kind: str  # static or dynamic
+
+
+Finding = BaselineFailure | ProtectedChange | WiringViolation | Breach
+
+
+@dataclass(frozen=True)
+class Gate:
+    """The regression gate (SPEC §2) plus SpecSnap's protocol condition."""
+
+    holds: bool
+    baseline_ok: bool
+    protected_ok: bool
+    wiring_ok: bool
+    protocol_ok: bool
+    baseline_failures: tuple[BaselineFailure, ...]
+    protected_changes: tuple[ProtectedChange, ...]
+    wiring_violations: tuple[WiringViolation, ...]
+    protocol_breaches: tuple[Breach, ...]
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """Every reason the gate does not hold, in the one order every report lists them."""
+        return (
+            *self.baseline_failures,
+            *self.protected_changes,
+            *self.wiring_violations,
+            *self.protocol_breaches,
+        )
+
+
+@dataclass(frozen=True)
+class Scores:
+    raw_retention: float = field(metadata=meta(minimum=0, maximum=1))
+    net_retention: float = field(metadata=meta(minimum=0, maximum=1))
+    effective_tokens: float | None = field(metadata=meta(minimum=0))
+    cache_read_weight: float = field(metadata=meta(minimum=0))
+    budget: int = field(metadata=meta(minimum=1))
+    tes: float | None = field(metadata=meta(minimum=0, maximum=1))
+    passed: bool = field(metadata=meta(key="pass"))
+    pass_threshold: float = field(metadata=meta(minimum=0, maximum=1))
+
+
+@dataclass(frozen=True)
+class Grading:
+    """Facts of the grader's test run (None when grading never got that far)."""
+
+    tests_collected: int | None
+    tests_expected: int | None
+    pytest_exit_code: int | None
+    run_problem: str | None
+    network_isolated: bool | None
+    isolation: str | None
+    subjects: int | None = field(metadata=meta(minimum=0))  # subject processes the judge started
+
+
+@dataclass(frozen=True)
+class Timings:
+    sessions_s: tuple[float, ...]
+    grading_s: float = field(metadata=meta(minimum=0))
+
+
+@dataclass(frozen=True)
+class Receipt:
+    """What binds the scorecard to what was run (SPEC §3)."""
+
+    seed: int
+    params: Mapping[str, str]  # the values the seed drew (docs/tiers.md), as written in prompts
+    specsnap_version: str
+    tier_id: str
+    tier_sha256: str = field(metadata=meta(pattern=SHA256))
+    head_commit: str | None
+    sandbox_tree_sha256: str | None
+    scorecard_sha256: str = field(metadata=meta(pattern=SHA256))
+
+
+@dataclass(frozen=True)
+class Scorecard:
+    """SpecSnap scorecard (scorecard.json): one graded run and its receipt."""
+
+    schema_version: Literal[2]
+    specsnap_version: str
+    tier_id: str
+    tier_name: str
+    seed: int
+    params: Mapping[str, str]  # the values the seed drew for this tier's requirements
+    agent: Agent
+    official: bool
+    unofficial_reasons: tuple[str, ...]
+    sessions: tuple[Session, ...]
+    requirements: tuple[Requirement, ...]
+    gate: Gate
+    scores: Scores
+    grading: Grading
+    timings: Timings
+    receipt: Receipt
+
+    @property
+    def key(self) -> str:
+        """The run's (tier, seed) cell; stable across commits, so it matches base scores."""
+        return f"{self.tier_id}/seed-{self.seed}"
+
+    @property
+    def label(self) -> str:
+        return f"{self.tier_id}, seed {self.seed}"
+
+    @property
+    def passed(self) -> bool:
+        return self.scores.passed
+
+    @property
+    def lost(self) -> tuple[Requirement, ...]:
+        """The requirements not retained."""
+        return tuple(r for r in self.requirements if not r.passed)

@@ -51,8 +51,18 @@ def main() -> None:
         root.chmod(0o711)
         run = root / "run"
         subprocess.run(
-            [*specsnap, "run", "--tier", args.tier, "--seed", str(args.seed),
-             "--agent", "notetaker", "--out", str(run)],
+            [
+                *specsnap,
+                "run",
+                "--tier",
+                args.tier,
+                "--seed",
+                str(args.seed),
+                "--agent",
+                "notetaker",
+                "--out",
+                str(run),
+            ],
             check=True,
             capture_output=True,
         )
@@ -64,8 +74,16 @@ def main() -> None:
         hidden += [f"_hidden/{t}" for t in tier.hidden_baseline]
         boot = ROOT / "specsnap" / "grading" / "boot"
         pytest_argv = [
-            sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "local_subject",
-            *hidden, *tier.visible_tests,
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "local_subject",
+            *hidden,
+            *tier.visible_tests,
         ]
         env = dict(
             os.environ,

@@ -242,8 +242,13 @@ def tiers_show(tier: str, seed: int) -> None:
 
 @tiers.command("validate")
 @click.argument("tier", required=False)
-@click.option("--seeds", default=5, show_default=True, type=click.IntRange(1, 100),
-              help="How many seeds (0..N-1) to prove the tier with.")
+@click.option(
+    "--seeds",
+    default=5,
+    show_default=True,
+    type=click.IntRange(1, 100),
+    help="How many seeds (0..N-1) to prove the tier with.",
+)
 @_guard
 def tiers_validate(tier: str | None, seeds: int) -> None:
     """Prove a tier (or every tier) sound over several seeds: reference, starter, each

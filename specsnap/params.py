@@ -91,8 +91,10 @@ def render(text: str, values: Mapping[str, Any], where: str = "template") -> str
     missing = sorted({m for m in PLACEHOLDER.findall(text) if m not in values})
     if missing:
         raise InputError(
-            [Problem(where, "${" + name + "}", "an unknown value", "a declared or derived value")
-             for name in missing]
+            [
+                Problem(where, "${" + name + "}", "an unknown value", "a declared or derived value")
+                for name in missing
+            ]
         )
     return PLACEHOLDER.sub(lambda m: str(values[m.group(1)]), text)
 

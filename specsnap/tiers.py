@@ -190,7 +190,11 @@ def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Prob
     for i, req in enumerate(data["requirements"]):
         for name in req.get("params", {}):
             if name in declared:
-                problem(f"requirements.{i}.params.{name}", name, f"a name not also used by {declared[name]}")
+                problem(
+                    f"requirements.{i}.params.{name}",
+                    name,
+                    f"a name not also used by {declared[name]}",
+                )
             declared[name] = req["id"]
     return problems
 
@@ -200,7 +204,9 @@ def _template_problems(tier: Tier, file: str) -> list[Problem]:
     try:
         known = set(values_for(tier, 0))
     except Exception as exc:  # the tier's own parameters.py failed: say where
-        return [Problem(str(tier.root / "parameters.py"), "derive", repr(exc), "a working derive()")]
+        return [
+            Problem(str(tier.root / "parameters.py"), "derive", repr(exc), "a working derive()")
+        ]
     texts = {
         "sprint.preamble": tier.sprint_preamble,
         "prompts.session_1": tier.session1_prompt,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specsnap.grading import Grade, grade_repository
-from specsnap.params import draw, values_for
+from specsnap.params import Value, draw, values_for
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
 from specsnap.tiers import Tier, load_tier
@@ -39,7 +39,7 @@ def validate_tier(tier_ref: str, seeds: int = 5, echo: Echo = print) -> Validati
     tier = load_tier(tier_ref)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
-    draws: dict[int, dict[str, object]] = {}
+    draws: dict[int, dict[str, Value]] = {}
     for seed in range(seeds):
         drawn = draw(tier, seed)
         if drawn not in draws.values():
@@ -81,7 +81,8 @@ def validate_tier(tier_ref: str, seeds: int = 5, echo: Echo = print) -> Validati
                 if a == b:
                     continue
                 changed = {
-                    r.id for r in tier.requirements
+                    r.id
+                    for r in tier.requirements
                     if any(draws[a][p.name] != draws[b][p.name] for p in r.params)
                 }
                 if not changed:
@@ -148,7 +149,7 @@ def _check_seed(
         )
 
 
-def _describe(drawn: dict[str, object]) -> str:
+def _describe(drawn: dict[str, Value]) -> str:
     return ", ".join(f"{k}={v}" for k, v in drawn.items()) or "(no seeded values)"
 
 

@@ -107,10 +107,10 @@ def rule_broken(
     if source == target:
         return None
     listed = source in wiring.packages
-    if listed and (target in wiring.packages or target in first_party):
-        if target not in wiring.packages[source]:
-            allowed = ", ".join(sorted(wiring.packages[source])) or "nothing"
-            return f"{source} may import only {allowed}"
+    first_party_target = target in wiring.packages or target in first_party
+    if listed and first_party_target and target not in wiring.packages[source]:
+        allowed = ", ".join(sorted(wiring.packages[source])) or "nothing"
+        return f"{source} may import only {allowed}"
     if listed:
         for module in wiring.private:
             if imported == module or imported.startswith(module + "."):

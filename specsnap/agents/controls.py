@@ -3,8 +3,9 @@
 They make the protocol visible: `notetaker` keeps the sprint in a notes file and should score
 100%; `amnesiac` keeps nothing and should lose everything but the edit it was cut off in; `recall`
 skips session 1 and then writes the reference solution of *another* seed, as a model that
-memorised the public tiers would, and should fail every seeded requirement; `noop` does nothing. Option `contract=original` makes an agent follow the original sprint and ignore
-amendments (tier 4's proof that amendments bite).
+memorised the public tiers would, and should fail every seeded requirement; `noop` does nothing.
+Option `contract=original` makes an agent follow the original sprint and ignore amendments
+(tier 4's proof that amendments bite).
 """
 
 from __future__ import annotations

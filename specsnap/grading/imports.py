@@ -145,18 +145,20 @@ def import_sites(
         elif isinstance(node, ast.Call) and _call_name(node.func) in DYNAMIC_CALLS:
             yield _literal_import(node, package), node.lineno
         elif isinstance(node, ast.Subscript) and _is_sys_modules(node.value):
-            key = node.slice
-            literal = isinstance(key, ast.Constant) and isinstance(key.value, str)
-            yield (key.value if literal else None), node.lineno  # type: ignore[union-attr]
+            yield _literal(node.slice), node.lineno
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("get", "pop", "setdefault")
             and _is_sys_modules(node.func.value)
         ):
-            first = node.args[0] if node.args else None
-            literal = isinstance(first, ast.Constant) and isinstance(first.value, str)
-            yield (first.value if literal else None), node.lineno  # type: ignore[union-attr]
+            yield (_literal(node.args[0]) if node.args else None), node.lineno
+
+
+def _literal(node: ast.expr) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
 
 
 def _absolute(module: str, level: int, package: str) -> str | None:
@@ -178,10 +180,9 @@ def _call_name(func: ast.expr) -> str | None:
 
 
 def _literal_import(node: ast.Call, package: str) -> str | None:
-    first = node.args[0] if node.args else None
-    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+    name = _literal(node.args[0]) if node.args else None
+    if name is None:
         return None
-    name = first.value
     if name.startswith("."):
         level = len(name) - len(name.lstrip("."))
         return _absolute(name.lstrip("."), level, package)

@@ -2,10 +2,10 @@
 
 Graded code runs only in subject processes (boot/bridge_subject.py, boot/visible_boot.py), as an
 account that is neither the agent's nor the judge's (claimed from the `specsnap-subjectN` pool,
-created by scripts/setup-accounts.sh), in new network and mount namespaces (no network, a private /tmp)
-where the kernel allows it, with a scrubbed environment and PYTHONHASHSEED fixed. Run as an
-ordinary user, SpecSnap cannot switch accounts: subjects then run as that user, in a user
-namespace without network where one can be made, and the scorecard says so.
+created by scripts/setup-accounts.sh), in new network and mount namespaces (no network, a
+private /tmp) where the kernel allows it, with a scrubbed environment and PYTHONHASHSEED fixed.
+Run as an ordinary user, SpecSnap cannot switch accounts: subjects then run as that user, in a
+user namespace without network where one can be made, and the scorecard says so.
 """
 
 from __future__ import annotations
@@ -96,13 +96,13 @@ def _launcher(account: RunAs) -> SubjectLauncher:
         # kill(-1) from the account itself reaches every process of that account, and no other.
         sweep = (*drop, "--", "/bin/sh", "-c", "kill -KILL -1")
         if _root_namespaces():
-            argv = ("unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
-            argv += (*drop, "--", python, *flags)
+            namespaces = ("unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
+            argv = (*namespaces, *drop, "--", python, *flags)
             return SubjectLauncher(account, argv, python, True, sweep, private_tmp=True)
         return SubjectLauncher(account, (*drop, "--", python, *flags), python, False, sweep)
     if _user_namespaces():
-        argv = ("unshare", "--user", "--map-root-user", "--net", "--", python, *flags)
-        return SubjectLauncher(account, argv, python, True, None)
+        user_ns = ("unshare", "--user", "--map-root-user", "--net", "--", python, *flags)
+        return SubjectLauncher(account, user_ns, python, True, None)
     return SubjectLauncher(account, (python, *flags), python, False, None)
 
 

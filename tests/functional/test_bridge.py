@@ -131,12 +131,16 @@ def test_exceptions_cross_as_names_and_data(subject: Subject) -> None:
     assert info.value.type == "shop.errors.NoRate"
     assert info.value.message == "no rate to zone 3"
     assert info.value.zone == 3
-    with pytest.raises(pytest.fail.Exception, match="expected shop.Mode"):
-        with subject.raises("shop.Mode"):
-            shop.quote(1, 3)
-    with pytest.raises(pytest.fail.Exception, match="nothing was raised"):
-        with subject.raises("shop.NoRate"):
-            shop.quote(1, 1)
+    with (
+        pytest.raises(pytest.fail.Exception, match=r"expected shop\.Mode"),
+        subject.raises("shop.Mode"),
+    ):
+        shop.quote(1, 3)
+    with (
+        pytest.raises(pytest.fail.Exception, match="nothing was raised"),
+        subject.raises("shop.NoRate"),
+    ):
+        shop.quote(1, 1)
     with pytest.raises(RemoteError, match="AttributeError"):
         shop.no_such_function()
 

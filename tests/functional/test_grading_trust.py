@@ -278,7 +278,9 @@ def test_regrading_is_deterministic_for_code_that_iterates_a_set(tier90: Tier, t
         )
     )
     commit_all(repo)
-    first = canonical_json(dataclasses.asdict(grade_repository(tier90, repo, values_for(tier90, 0))))
+    first = canonical_json(
+        dataclasses.asdict(grade_repository(tier90, repo, values_for(tier90, 0)))
+    )
     for _ in range(19):
         again = grade_repository(tier90, repo, values_for(tier90, 0))
         assert canonical_json(dataclasses.asdict(again)) == first

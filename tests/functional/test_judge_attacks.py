@@ -20,7 +20,7 @@ from tests.functional.cli import card, specsnap
 
 pytestmark = pytest.mark.slow
 
-AGENT = '''
+AGENT = """
 import os, pathlib, subprocess, sys
 prompt = pathlib.Path(sys.argv[1]).read_text()
 if not prompt.startswith("Continue"):
@@ -39,7 +39,7 @@ def append(path, text):
 subprocess.run(["git", "add", "-A", "-f"], check=True)
 subprocess.run(["git", "commit", "-q", "-m", "work"], check=True)
 {after}
-'''
+"""
 
 
 def play(tmp_path: Path, attack: str = "", after: str = "") -> dict[str, Any]:
@@ -91,7 +91,8 @@ def test_the_honest_agent_scores_its_real_work(tmp_path: Path) -> None:
 
 PATCH_MACHINERY = """
 import importlib, sys
-for name in ("_py" + "test.runner", "py" + "test", "specsnap_grade_" + "report", "bridge_" + "judge"):
+names = ("_py" + "test.runner", "py" + "test", "specsnap_grade_" + "report", "bridge_" + "judge")
+for name in names:
     try:
         module = importlib.import_module(name)
     except ImportError:
@@ -177,8 +178,11 @@ def rewrite():
 
 @pytest.mark.parametrize(
     "when",
-    ["atexit.register(rewrite)", "threading.Thread(target=rewrite).start()",
-     "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(0.5)'] ) or rewrite()"],
+    [
+        "atexit.register(rewrite)",
+        "threading.Thread(target=rewrite).start()",
+        "subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(0.5)'] ) or rewrite()",
+    ],
     ids=["at-exit", "from-a-thread", "from-a-child"],
 )
 def test_rewriting_grader_files_from_the_subject(tmp_path: Path, when: str) -> None:
@@ -272,6 +276,6 @@ obj.unlink()
     data = play(tmp_path, after=after)
     assert data["scores"]["net_retention"] == 0.0
     assert not data["gate"]["holds"]
-    assert any(
-        "unexportable commit" in f["outcome"] for f in data["gate"]["baseline_failures"]
-    ), data["gate"]
+    assert any("unexportable commit" in f["outcome"] for f in data["gate"]["baseline_failures"]), (
+        data["gate"]
+    )

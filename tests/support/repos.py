@@ -16,9 +16,7 @@ def commit_all(repo: Path, message: str = "work") -> None:
     git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=BASELINE_IDENTITY)
 
 
-def starter_repo(
-    tier: Tier, dest: Path, patches: list[str] | None = None, seed: int = 0
-) -> Path:
+def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None, seed: int = 0) -> Path:
     """A repository of the tier's starter at its baseline, with reference patches committed."""
     shutil.copytree(tier.starter, dest, ignore=shutil.ignore_patterns("__pycache__"))
     create_baseline(dest, "Baseline")

@@ -239,7 +239,11 @@ def encode_plain(value: Any, depth: int = 0) -> Any:
                 "name": str(item.name),
                 "value": encode_plain(item.value, depth + 1),
             }
-        if dataclasses is not None and dataclasses.is_dataclass(item) and not isinstance(item, type):
+        if (
+            dataclasses is not None
+            and dataclasses.is_dataclass(item)
+            and not isinstance(item, type)
+        ):
             fields = {
                 f.name: encode_plain(getattr(item, f.name), depth + 1)
                 for f in dataclasses.fields(item)
@@ -277,9 +281,13 @@ def decode(data: Any, on_tag: Callable[[dict[str, Any]], Any], depth: int = 0) -
     try:
         if tag == "$float" and body in ("nan", "inf", "-inf"):
             return float(body)
-        if tag == "$dec" and type(body) is str and len(body) <= MAX_DECIMAL:
-            if _DECIMAL.fullmatch(body):
-                return Decimal(body)
+        if (
+            tag == "$dec"
+            and type(body) is str
+            and len(body) <= MAX_DECIMAL
+            and _DECIMAL.fullmatch(body)
+        ):
+            return Decimal(body)
         if tag == "$bytes" and type(body) is str:
             return base64.b64decode(body, validate=True)
         if tag == "$datetime" and type(body) is str:
@@ -309,12 +317,9 @@ def decode_plain(data: Any, on_ref: Callable[[dict[str, Any]], Any], depth: int 
     def tag(d: dict[str, Any]) -> Any:
         if "$enum" in d and _strings(d, "$enum", "name") and set(d) == {"$enum", "name", "value"}:
             return EnumMember(d["$enum"], d["name"], decode_plain(d["value"], on_ref, depth + 1))
-        if "$record" in d and set(d) == {"$record", "fields"} and type(d["fields"]) is dict:
-            if type(d["$record"]) is str and all(type(k) is str for k in d["fields"]):
-                fields = tuple(
-                    (k, decode_plain(v, on_ref, depth + 1)) for k, v in d["fields"].items()
-                )
-                return Record(d["$record"], fields)
+        if _is_record(d):
+            fields = tuple((k, decode_plain(v, on_ref, depth + 1)) for k, v in d["fields"].items())
+            return Record(d["$record"], fields)
         if "$opaque" in d and set(d) == {"$opaque"} and type(d["$opaque"]) is str:
             return Opaque(d["$opaque"])
         if "$ref" in d:
@@ -322,6 +327,15 @@ def decode_plain(data: Any, on_ref: Callable[[dict[str, Any]], Any], depth: int 
         raise CodecError(f"malformed codec value {sorted(d)}")
 
     return decode(data, tag, depth)
+
+
+def _is_record(d: dict[str, Any]) -> bool:
+    return (
+        set(d) == {"$record", "fields"}
+        and type(d["$record"]) is str
+        and type(d["fields"]) is dict
+        and all(type(k) is str for k in d["fields"])
+    )
 
 
 def _ints(body: Any, count: int) -> bool:

@@ -339,7 +339,9 @@ class Subject:
         if len(parts) != 5 or parts[0] not in (b"i", b"o"):
             return  # noise (stray bytes written by the graded code)
         try:
-            name, path, source = (bytes.fromhex(p.decode()).decode("utf-8", "replace") for p in parts[1:4])
+            name, path, source = (
+                bytes.fromhex(p.decode()).decode("utf-8", "replace") for p in parts[1:4]
+            )
             number = int(parts[4])
         except ValueError:
             return
@@ -378,7 +380,8 @@ def _encode_ref(value: Any) -> Any:
     if isinstance(value, EnumMember):
         return {"$enum": value.type, "name": value.name}
     raise TypeError(
-        f"{type(value).__name__} cannot be passed to the subject; pass plain data or a remote object"
+        f"{type(value).__name__} cannot be passed to the subject; "
+        "pass plain data or a remote object"
     )
 
 

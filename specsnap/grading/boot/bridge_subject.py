@@ -60,7 +60,9 @@ def _install_audit_hook() -> None:
             return  # a load the grader asked for, or the standard library's own
         if fstat(fd).st_ino != inode:
             raise ImportError("the grader's import channel was tampered with")
-        fields = [encode(x, "utf-8", "surrogateescape").hex().encode() for x in (name, path, source)]
+        fields = [
+            encode(x, "utf-8", "surrogateescape").hex().encode() for x in (name, path, source)
+        ]
         write(fd, b"\n%s %s %s %s %d\n" % (kind, fields[0], fields[1], fields[2], line))
 
     def hook(event: str, args: tuple[object, ...]) -> None:
@@ -160,7 +162,7 @@ class Server:
             del target[self.argument(request["key"])]  # type: ignore[attr-defined]
             return None
         if op == "len":
-            return int(len(target))  # type: ignore[arg-type]
+            return len(target)  # type: ignore[arg-type]
         if op == "iter":
             return [self.shallow(item) for item in target]  # type: ignore[attr-defined]
         if op == "value":
@@ -181,7 +183,8 @@ def plain_str(value: object) -> str:
 
 
 def resolve_qualname(name: str) -> object:
-    """The object `module.Qual.name` names: the longest importable module prefix, then attributes."""
+    """The object `module.Qual.name` names: the longest importable module prefix, then
+    attributes."""
     return resolve_dotted(name)
 
 
@@ -201,7 +204,7 @@ def resolve_dotted(name: str) -> object:
 def exception_payload(server: Server, exc: BaseException) -> dict[str, object]:
     try:
         message = plain_str(exc)
-    except BaseException:  # noqa: BLE001  (a message that cannot be made is still an answer)
+    except BaseException:
         message = "<unprintable>"
     return {
         "type": qualname(type(exc)),
@@ -229,7 +232,7 @@ def serve(requests: int, responses: int) -> None:
         except CodecError as exc:
             write_message(responses, {"error": str(exc)})
             continue
-        except BaseException as exc:  # noqa: BLE001  (the graded code's exceptions are answers)
+        except BaseException as exc:
             write_message(responses, {"raised": exception_payload(server, exc)})
             continue
         try:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "specsnap" / "grading" / "boot"))
-from bridge_codec import (  # noqa: E402
+from bridge_codec import (
     CodecError,
     EnumMember,
     Opaque,
@@ -53,10 +53,25 @@ def roundtrip(value: Any) -> Any:
 @pytest.mark.parametrize(
     "value",
     [
-        None, True, 0, -(10**30), 1.5, float("inf"), "naïve", b"\x00\xff", Decimal("1.50"),
-        Decimal("-0.000"), dt.date(2026, 12, 1), dt.time(9, 30), dt.datetime(2026, 1, 2, 3, 4, 5),
+        None,
+        True,
+        0,
+        -(10**30),
+        1.5,
+        float("inf"),
+        "naïve",
+        b"\x00\xff",
+        Decimal("1.50"),
+        Decimal("-0.000"),
+        dt.date(2026, 12, 1),
+        dt.time(9, 30),
+        dt.datetime(2026, 1, 2, 3, 4, 5),
         dt.datetime(2026, 1, 2, tzinfo=dt.timezone(dt.timedelta(hours=2))),
-        dt.timedelta(days=-1, seconds=5), [1, [2, "x"]], (1, (2,)), {1, 2}, frozenset({"a"}),
+        dt.timedelta(days=-1, seconds=5),
+        [1, [2, "x"]],
+        (1, (2,)),
+        {1, 2},
+        frozenset({"a"}),
         {"a": 1, 2: [3], (4, 5): None},
     ],
 )

@@ -7,11 +7,14 @@ def _extension(params):
     return timedelta(minutes=params["hold_extension_minutes"])
 
 
-def test_extension_adds_five_minutes_to_the_expiry(subject, booking, events, hall, same, now, params):
+def test_extension_adds_five_minutes_to_the_expiry(
+    subject, booking, events, hall, same, now, params
+):
     holds = booking.HoldManager()
     hold = holds.place("E-500", events.SeatMap(hall), ["STL-B-1"], now)
     assert hold.extended is False
-    assert subject.module("booking.holds").HOLD_EXTENSION == _extension(params)
+    constant = subject.module("booking.holds").HOLD_EXTENSION
+    assert constant == _extension(params)
     extended = holds.extend(hold.hold_id, now + timedelta(minutes=3))
     assert same(extended, hold)
     assert hold.expires_at == now + timedelta(minutes=10) + _extension(params)

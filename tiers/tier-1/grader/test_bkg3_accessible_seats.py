@@ -43,7 +43,9 @@ def test_positions_are_ordered_by_seat_number_not_label_text(booking, events, pa
     assert best(seats, "LOG", 2, **_wheelchair(params)) == ["LOG-A-9", "LOG-A-10"]
 
 
-def test_too_few_positions_is_an_allocation_error(subject, booking, events, hall, make_service, now, params):
+def test_too_few_positions_is_an_allocation_error(
+    subject, booking, events, hall, make_service, now, params
+):
     seats = events.SeatMap(hall)
     seats.hold(["STL-D-12"])
     with subject.raises("booking.AllocationError"):

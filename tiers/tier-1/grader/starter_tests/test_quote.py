@@ -12,9 +12,7 @@ def test_quote_adds_fees_per_ticket(pricing, prices):
 
 
 def test_quote_spreads_discount_over_lines(subject, pricing, prices, discounts):
-    quote = pricing.build_quote(
-        prices, ["FLR-A-5", "BAL-A-3"], discount=discounts.get("SPRING10")
-    )
+    quote = pricing.build_quote(prices, ["FLR-A-5", "BAL-A-3"], discount=discounts.get("SPRING10"))
     assert [line.discount for line in quote.lines] == [Decimal("8.90"), Decimal("4.95")]
     assert quote.discount_code == "SPRING10"
     assert quote.total == Decimal("138.50") - Decimal("13.85") + Decimal("16.62") + Decimal("4.00")

@@ -1,22 +1,45 @@
-"""The grader's own fixtures: a concert hall with two events and a service factory.
+"""The grader's own fixtures, built in the subject: a concert hall, two events, a service factory.
 
-The hall has wheelchair positions in the middle of the front row, so default
-best-available allocation must work around them (BKG-3); no other test relies
-on best-available allocation in that row.
+The hall has wheelchair positions in the middle of the front row, so default best-available
+allocation must work around them (BKG-3); no other test relies on best-available allocation in
+that row. Every object here lives in the subject and reaches the tests as a remote reference.
 """
 
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from decimal import Decimal
+from typing import Any
 
 import pytest
 
-from booking import BookingService
-from events import Event, Schedule, Section, Venue
-from pricing import DiscountBook, DiscountCode, DiscountKind, PriceTable, PriceTier
-
 NOW = datetime(2031, 1, 10, 9, 0, tzinfo=UTC)
 GALA_START = datetime(2031, 2, 14, 19, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def events(subject: Any) -> Any:
+    return subject.module("events")
+
+
+@pytest.fixture
+def pricing(subject: Any) -> Any:
+    return subject.module("pricing")
+
+
+@pytest.fixture
+def booking(subject: Any) -> Any:
+    return subject.module("booking")
+
+
+@pytest.fixture
+def same(subject: Any) -> Callable[[Any, Any], bool]:
+    """`same(a, b)`: whether two remote references name one object (`a is b` in the subject)."""
+    is_ = subject.module("operator").is_
+
+    def check(a: Any, b: Any) -> bool:
+        return is_(a, b) is True
+
+    return check
 
 
 @pytest.fixture
@@ -25,27 +48,27 @@ def now() -> datetime:
 
 
 @pytest.fixture
-def hall() -> Venue:
-    return Venue(
+def hall(events: Any) -> Any:
+    return events.Venue(
         venue_id="V-HALL",
         name="Corn Exchange",
         timezone="Europe/Zurich",
         sections=(
-            Section(
+            events.Section(
                 "STL",
                 "Stalls",
                 ("A", "B", "C", "D"),
                 12,
                 accessible_seats=frozenset({"STL-A-6", "STL-A-7", "STL-D-1", "STL-D-12"}),
             ),
-            Section("BOX", "Boxes", ("A",), 4),
+            events.Section("BOX", "Boxes", ("A",), 4),
         ),
     )
 
 
 @pytest.fixture
-def gala(hall: Venue) -> Event:
-    return Event(
+def gala(events: Any, hall: Any) -> Any:
+    return events.Event(
         event_id="E-500",
         name="Spring Gala",
         venue=hall,
@@ -55,8 +78,8 @@ def gala(hall: Venue) -> Event:
 
 
 @pytest.fixture
-def encore(hall: Venue) -> Event:
-    return Event(
+def encore(events: Any, hall: Any) -> Any:
+    return events.Event(
         event_id="E-501",
         name="Spring Gala (encore)",
         venue=hall,
@@ -65,15 +88,15 @@ def encore(hall: Venue) -> Event:
 
 
 @pytest.fixture
-def schedule(gala: Event, encore: Event) -> Schedule:
-    schedule = Schedule()
+def schedule(events: Any, gala: Any, encore: Any) -> Any:
+    schedule = events.Schedule()
     schedule.add(gala)
     schedule.add(encore)
     return schedule
 
 
 @pytest.fixture
-def make_service(schedule: Schedule) -> Callable[..., BookingService]:
+def make_service(booking: Any, pricing: Any, schedule: Any) -> Callable[..., Any]:
     """``make_service(currency="USD", stalls="45.00", boxes="120.00", **service_kwargs)``.
 
     Both events get the same price table. Discount codes: HALL15 (15 %),
@@ -84,22 +107,26 @@ def make_service(schedule: Schedule) -> Callable[..., BookingService]:
         currency: str = "USD",
         stalls: str = "45.00",
         boxes: str = "120.00",
-        **kwargs: object,
-    ) -> BookingService:
-        book = DiscountBook()
-        book.add(DiscountCode("HALL15", DiscountKind.PERCENT, Decimal("15")))
-        book.add(DiscountCode("TENOFF", DiscountKind.AMOUNT, Decimal("10"), currency=currency))
+        **kwargs: Any,
+    ) -> Any:
+        book = pricing.DiscountBook()
+        book.add(pricing.DiscountCode("HALL15", pricing.DiscountKind.PERCENT, Decimal("15")))
+        book.add(
+            pricing.DiscountCode(
+                "TENOFF", pricing.DiscountKind.AMOUNT, Decimal("10"), currency=currency
+            )
+        )
         tables = {
-            event_id: PriceTable(
+            event_id: pricing.PriceTable(
                 event_id,
                 currency,
                 [
-                    PriceTier("S", "Stalls", Decimal(stalls), frozenset({"STL"})),
-                    PriceTier("B", "Boxes", Decimal(boxes), frozenset({"BOX"})),
+                    pricing.PriceTier("S", "Stalls", Decimal(stalls), frozenset({"STL"})),
+                    pricing.PriceTier("B", "Boxes", Decimal(boxes), frozenset({"BOX"})),
                 ],
             )
             for event_id in ("E-500", "E-501")
         }
-        return BookingService(schedule, tables, discounts=book, **kwargs)
+        return booking.BookingService(schedule, tables, discounts=book, **kwargs)
 
     return build

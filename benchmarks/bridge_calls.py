@@ -34,25 +34,21 @@ def main() -> None:
 
     os.environ.setdefault("SPECSNAP_TIERS_DIR", str(ROOT / "tests" / "fixtures" / "tiers"))
     tier = load_tier("tier-90")
-    with subject_launchers() as subjects, grading_workspace(subjects.hidden) as work:
+    with subject_launchers() as subjects, grading_workspace(subjects.first) as work:
         shutil.copytree(tier.starter, work / "export")
         prepare_workspace(tier, work)
-        launcher = subjects.hidden
+        launcher = subjects.first
         config = {
             "code_paths": [str(work / "export")],
             "boot_dir": str(work / "boot"),
             "scratch_root": str(work / "scratch"),
             "inputs_dir": str(work / "inputs"),
-            "subject_argv": [*launcher.argv, str(work / "boot" / "bridge_subject.py")],
-            "subject_env": launcher.env(),
-            "subject_sweep_argv": list(launcher.sweep_argv) if launcher.sweep_argv else None,
-            "subject_uid": None if launcher.account.is_self else launcher.account.uid,
-            "subject_gid": None if launcher.account.is_self else launcher.account.gid,
             "network_guard": not launcher.network_isolated,
             "call_timeout_s": 10,
         }
         started = time.perf_counter()
-        subject = Subject(config, "bench", 1)
+        launch = launcher.judge_entry(work / "boot" / "bridge_subject.py")
+        subject = Subject(config, launch, "bench", 1)
         units = subject.module("units")
         startup = time.perf_counter() - started
         calls, values = [], []

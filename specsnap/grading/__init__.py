@@ -64,7 +64,7 @@ def grade_repository(
         return _ungradable(tier, f"unexportable commit: {exc}", breaches)
     if head is None:
         return _ungradable(tier, f"no commit to grade: {repo} has no readable HEAD", breaches)
-    with subject_launchers() as subjects, grading_workspace(subjects.hidden) as work:
+    with subject_launchers() as subjects, grading_workspace(subjects.first) as work:
         export = work / "export"
         export.mkdir()
         try:
@@ -119,7 +119,7 @@ def grade_tree(
         "pytest_exit_code": run.exit_code,
         "run_problem": run.problem,
         "network_isolated": run.network_isolated,
-        "isolation": subjects.hidden.isolation,
+        "isolation": subjects.first.isolation,
         "subjects": run.subjects,
     }
     return Grade(head, tree_sha256, requirements, gate, facts)

@@ -20,12 +20,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from specsnap.accounts import claim, pool
 from specsnap.identity import RunAs, python_for
 
-SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject7
-POOL_SIZE = 8
+SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject11
+POOL_SIZE = 12  # three accounts per grading: four gradings at once
 HASH_SEED = "0"
 #: Where grading workspaces live when subjects get a private /tmp (which would hide them).
 ROOT_WORKSPACES = Path("/var/lib/specsnap/grading")
@@ -53,6 +54,16 @@ class SubjectLauncher:
     def isolation(self) -> str:
         return self.account.isolation
 
+    def judge_entry(self, subject_main: Path) -> dict[str, Any]:
+        """How the judge starts a subject of this account (boot/bridge_judge.py reads it)."""
+        return {
+            "argv": [*self.argv, str(subject_main)],
+            "env": self.env(),
+            "sweep": list(self.sweep_argv) if self.sweep_argv else None,
+            "uid": None if self.account.is_self else self.account.uid,
+            "gid": None if self.account.is_self else self.account.gid,
+        }
+
     def env(self) -> dict[str, str]:
         return {
             "PATH": "/usr/local/bin:/usr/bin:/bin",
@@ -66,13 +77,17 @@ class SubjectLauncher:
 
 @dataclass(frozen=True)
 class Subjects:
-    """The two launchers of one grading: the judge's subjects, and the visible tests' subject.
+    """The launchers of one grading: two for the judge's subjects (while one account's subject
+    runs a requirement's tests, the next requirement's subject starts as the other), and one for
+    the visible tests' subject. Each has its own account (as root), so that ending one's
+    processes never touches another's."""
 
-    They use different accounts so that ending one's processes never touches the other's.
-    """
-
-    hidden: SubjectLauncher
+    hidden: tuple[SubjectLauncher, SubjectLauncher]
     visible: SubjectLauncher
+
+    @property
+    def first(self) -> SubjectLauncher:
+        return self.hidden[0]
 
 
 @contextmanager
@@ -81,11 +96,11 @@ def subject_launchers() -> Iterator[Subjects]:
     if os.geteuid() != 0:
         me = RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
         launcher = _launcher(me)
-        yield Subjects(launcher, launcher)
+        yield Subjects((launcher, launcher), launcher)
         return
     names = pool("SPECSNAP_SUBJECT_ACCOUNTS", SUBJECT_POOL, POOL_SIZE)
-    with claim(names, 2, "grading") as (hidden, visible):
-        yield Subjects(_launcher(hidden), _launcher(visible))
+    with claim(names, 3, "grading") as (first, second, visible):
+        yield Subjects((_launcher(first), _launcher(second)), _launcher(visible))
 
 
 def _launcher(account: RunAs) -> SubjectLauncher:

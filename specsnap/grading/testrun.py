@@ -107,7 +107,7 @@ def run_tests(
     tier: Tier, export: Path, work: Path, subjects: Subjects, params: dict[str, Any]
 ) -> TestRun:
     """Run the hidden tests in the judge and the visible tests in a subject, at the same time."""
-    launcher = subjects.hidden
+    launcher = subjects.first
     hidden_ids = [node for req in tier.requirements for node in req.tests]
     hidden_ids += list(tier.hidden_baseline)
     groups = {f"hidden/{node}": req.id for req in tier.requirements for node in req.tests}
@@ -126,11 +126,9 @@ def run_tests(
         "report_path": str(work / "results" / "report.json"),
         "scratch_root": str(work / "scratch"),
         "inputs_dir": str(work / "inputs"),
-        "subject_argv": [*launcher.argv, str(work / "boot" / "bridge_subject.py")],
-        "subject_env": launcher.env(),
-        "subject_sweep_argv": list(launcher.sweep_argv) if launcher.sweep_argv else None,
-        "subject_uid": None if launcher.account.is_self else launcher.account.uid,
-        "subject_gid": None if launcher.account.is_self else launcher.account.gid,
+        "subject_launchers": [
+            each.judge_entry(work / "boot" / "bridge_subject.py") for each in subjects.hidden
+        ],
         "network_guard": not launcher.network_isolated,
         "call_timeout_s": tier.test_timeout_s,
         "groups": groups,

@@ -90,13 +90,15 @@ def subject(tmp_path: Path) -> Iterator[Subject]:
         "boot_dir": str(BOOT),
         "scratch_root": str(tmp_path / "scratch"),
         "inputs_dir": str(tmp_path / "inputs"),
-        "subject_argv": [sys.executable, "-P", "-s", "-S", "-B", str(BOOT / "bridge_subject.py")],
-        "subject_env": {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"},
-        "subject_sweep_argv": None,
         "network_guard": False,
         "call_timeout_s": 2,
     }
-    live = Subject(config, "SHOP-1", 1)
+    launch = {
+        "argv": [sys.executable, "-P", "-s", "-S", "-B", str(BOOT / "bridge_subject.py")],
+        "env": {"PATH": "/usr/bin:/bin", "PYTHONHASHSEED": "0"},
+        "sweep": None,
+    }
+    live = Subject(config, launch, "SHOP-1", 1)
     yield live
     live.close()
 

@@ -131,8 +131,11 @@ class Ref:
 class Subject:
     """One subject process: started on first use, ended by `close()` (or when it dies)."""
 
-    def __init__(self, config: dict[str, Any], group: str, number: int) -> None:
+    def __init__(
+        self, config: dict[str, Any], launch: dict[str, Any], group: str, number: int
+    ) -> None:
         self.config = config
+        self.launch = launch
         self.group = group
         self.timeout = float(config["call_timeout_s"])
         self.imports: list[tuple[str, str, str, int]] = []  # kind, name or path, file, line
@@ -143,8 +146,8 @@ class Subject:
         self._audit_r, audit_w = os.pipe()
         scratch = os.path.join(config["scratch_root"], f"{number}")
         os.mkdir(scratch, 0o700)
-        if config.get("subject_uid") is not None:
-            os.chown(scratch, config["subject_uid"], config["subject_gid"])
+        if launch.get("uid") is not None:
+            os.chown(scratch, launch["uid"], launch["gid"])
         child_config = {
             "request_fd": req_r,
             "response_fd": resp_w,
@@ -155,10 +158,10 @@ class Subject:
         }
         import json
 
-        env = dict(config["subject_env"], HOME=scratch, TMPDIR=scratch)
+        env = dict(launch["env"], HOME=scratch, TMPDIR=scratch)
         try:
             self.process = subprocess.Popen(
-                [*config["subject_argv"], json.dumps(child_config)],
+                [*launch["argv"], json.dumps(child_config)],
                 cwd=scratch,
                 env=env,
                 stdin=subprocess.DEVNULL,
@@ -364,7 +367,7 @@ class Subject:
             os.killpg(self.process.pid, 9)
         with contextlib.suppress(subprocess.TimeoutExpired):
             self.process.wait(timeout=5)
-        sweep = self.config.get("subject_sweep_argv")
+        sweep = self.launch.get("sweep")
         if sweep:
             subprocess.run(sweep, stdin=subprocess.DEVNULL, capture_output=True, timeout=30)
         for fd in (self._req_w, self._resp_r):
@@ -392,14 +395,28 @@ class ExceptionInfo:
 
 
 class Subjects:
-    """One live subject per group of tests (a requirement, or the baseline)."""
+    """One live subject per group of tests (a requirement, or the baseline).
+
+    While one group's subject works, the next group's starts, warm, as the other account of the
+    pair: when a group ends, its subject is closed and its account swept, and the spare takes
+    over. No process of one requirement's account is alive when that account serves another.
+    """
 
     def __init__(self, config: dict[str, Any]) -> None:
         self.config = config
+        self.launches: list[dict[str, Any]] = list(config["subject_launchers"])
         self.current: Subject | None = None
+        self.spare: Subject | None = None
         self.count = 0
         self.imports: list[dict[str, Any]] = []
         self.problems: list[str] = []
+
+    def _start(self, launch: dict[str, Any], group: str) -> Subject:
+        self.count += 1
+        return Subject(self.config, launch, group, self.count)
+
+    def _other(self, subject: Subject) -> dict[str, Any]:
+        return self.launches[1] if subject.launch is self.launches[0] else self.launches[0]
 
     def for_group(self, group: str) -> Subject:
         current = self.current
@@ -407,14 +424,30 @@ class Subjects:
             self.retire()
             current = None
         if current is None:
-            self.count += 1
-            current = self.current = Subject(self.config, group, self.count)
+            spare, self.spare = self.spare, None
+            if spare is not None and spare.process.poll() is None:
+                spare.group = group
+                current = spare
+            else:
+                if spare is not None:
+                    self._end(spare)
+                current = self._start(self.launches[0], group)
+            self.current = current
+            self.spare = self._start(self._other(current), "(spare)")
         return current
 
     def retire(self) -> None:
-        if self.current is None:
-            return
-        subject, self.current = self.current, None
+        if self.current is not None:
+            subject, self.current = self.current, None
+            self._end(subject)
+
+    def finish(self) -> None:
+        self.retire()
+        if self.spare is not None:
+            spare, self.spare = self.spare, None
+            self._end(spare)
+
+    def _end(self, subject: Subject) -> None:
         subject.close()
         self.problems += subject.problems
         for kind, name, source, line in subject.imports:
@@ -451,7 +484,7 @@ class BridgePlugin:
         return MappingProxyType(dict(self.config["params"]))
 
     def finish(self) -> dict[str, Any]:
-        self.subjects.retire()
+        self.subjects.finish()
         return {
             "imports": self.subjects.imports,
             "problems": self.subjects.problems,

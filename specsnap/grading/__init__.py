@@ -133,14 +133,17 @@ def build_gate(
     breaches: list[dict[str, Any]],
 ) -> dict[str, Any]:
     """The regression gate of SPEC §2, plus SpecSnap's protocol condition (docs/protocol.md)."""
-    baseline_ids = [
-        *tier.hidden_baseline,
-        *sorted(k for k in run.outcomes if k.startswith("visible/")),
-    ]
     failures = [
-        {"test": t, "outcome": run.outcomes[t]} for t in baseline_ids if run.outcomes[t] != "passed"
+        {"test": t, "outcome": run.outcomes[t]}
+        for t in tier.hidden_baseline
+        if run.outcomes[t] != "passed"
     ]
-    visible_seen = sum(1 for k in run.outcomes if k.startswith("visible/"))
+    failures += [
+        {"test": f"visible/{t}", "outcome": outcome}
+        for t, outcome in sorted(run.visible.items())
+        if outcome != "passed"
+    ]
+    visible_seen = len(run.visible)
     if visible_seen != tier.visible_count:
         failures.append(
             {"test": "visible/", "outcome": f"{visible_seen} of {tier.visible_count} ran"}

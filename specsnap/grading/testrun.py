@@ -47,7 +47,7 @@ BASELINE_GROUP = "(baseline)"
 class TestRun:
     """What the grader saw: outcome per node id (ids as in tier.yaml), plus run facts."""
 
-    outcomes: dict[str, str]  # node id -> passed/failed/error/skipped/xfailed/not-collected
+    outcomes: dict[str, str]  # hidden node id -> passed/failed/error/skipped/xfailed/...
     collected: int
     expected: int
     exit_code: int
@@ -57,6 +57,7 @@ class TestRun:
     visible_problem: str | None = None  # why the visible tests' run failed as a whole
     channel_problems: list[str] = field(default_factory=list)
     subjects: int = 0
+    visible: dict[str, str] = field(default_factory=dict)  # visible node id -> outcome
 
 
 def prepare_workspace(tier: Tier, work: Path) -> None:
@@ -318,8 +319,6 @@ def _read_report(
         )
     if problem is not None:
         outcomes = {k: ("error" if v == "passed" else v) for k, v in outcomes.items()}
-    visible_outcomes = {f"visible/{k}": v for k, v in visible.get("outcomes", {}).items()}
-    outcomes.update(visible_outcomes)
     visible_problem = visible.get("problem")
     if visible_problem is None and visible.get("exit_code") not in (0, 1, None):
         visible_problem = f"pytest exited with {visible.get('exit_code')}"
@@ -336,4 +335,5 @@ def _read_report(
         visible_problem=visible_problem,
         channel_problems=[str(p) for p in bridge.get("problems", [])],
         subjects=int(bridge.get("subjects", 0)),
+        visible=dict(visible.get("outcomes", {})),
     )

@@ -457,12 +457,14 @@ class Subjects:
 
 
 class BridgePlugin:
-    """Fixtures `subject` and `params`; a fresh subject whenever the group of tests changes."""
+    """A fresh subject whenever the group of tests changes; the state behind the fixtures."""
 
     def __init__(self, config: dict[str, Any]) -> None:
+        global _ACTIVE
         self.config = config
         self.subjects = Subjects(config)
         self.groups: dict[str, str] = config["groups"]
+        _ACTIVE = self
 
     def group_of(self, nodeid: str) -> str:
         return self.groups.get(nodeid, "(ungrouped)")
@@ -473,16 +475,6 @@ class BridgePlugin:
         if current is not None and current.group != self.group_of(item.nodeid):
             self.subjects.retire()
 
-    @pytest.fixture
-    def subject(self, request: pytest.FixtureRequest) -> Subject:
-        return self.subjects.for_group(self.group_of(request.node.nodeid))
-
-    @pytest.fixture(scope="session")
-    def params(self) -> Any:
-        from types import MappingProxyType
-
-        return MappingProxyType(dict(self.config["params"]))
-
     def finish(self) -> dict[str, Any]:
         self.subjects.finish()
         return {
@@ -490,3 +482,30 @@ class BridgePlugin:
             "problems": self.subjects.problems,
             "subjects": self.subjects.count,
         }
+
+
+_ACTIVE: BridgePlugin | None = None
+
+
+def _active() -> BridgePlugin:
+    if _ACTIVE is None:
+        raise RuntimeError("the bridge's fixtures run only inside SpecSnap's judge")
+    return _ACTIVE
+
+
+# The judge registers this module as a plugin for these two fixtures.
+
+
+@pytest.fixture
+def subject(request: pytest.FixtureRequest) -> Subject:
+    """The subject of the running test's group (its requirement, or the baseline)."""
+    plugin = _active()
+    return plugin.subjects.for_group(plugin.group_of(request.node.nodeid))
+
+
+@pytest.fixture(scope="session")
+def params() -> Any:
+    """The run's seeded values, drawn and derived, read-only."""
+    from types import MappingProxyType
+
+    return MappingProxyType(dict(_active().config["params"]))

@@ -16,10 +16,11 @@ with open(sys.argv[1], encoding="utf-8") as _handle:
 
 sys.path[:0] = [*CONFIG["grader_paths"], CONFIG["boot_dir"]]
 
-import pytest  # noqa: E402  (after sys.path is set up)
-from bridge_judge import BridgePlugin  # noqa: E402
+import bridge_judge  # noqa: E402  (after sys.path is set up)
+import pytest  # noqa: E402
 from specsnap_grade_report import GradeReport  # noqa: E402
 
-bridge = BridgePlugin(CONFIG)
+bridge = bridge_judge.BridgePlugin(CONFIG)
 report = GradeReport(CONFIG["report_path"], bridge.finish)
-sys.exit(int(pytest.main(CONFIG["pytest_args"], plugins=[bridge, report])))
+plugins = [bridge, bridge_judge, report]
+sys.exit(int(pytest.main(CONFIG["pytest_args"], plugins=plugins)))

@@ -1,4 +1,4 @@
-"""Baseline: what the starter's visible tests/test_reminders.py checks, judged through the bridge."""
+"""Baseline: what the visible tests/test_reminders.py checks, judged through the bridge."""
 
 from datetime import datetime, timedelta
 

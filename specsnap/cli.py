@@ -224,6 +224,7 @@ def tiers_list() -> None:
 @_guard
 def tiers_show(tier: str, seed: int) -> None:
     """A tier's settings and its sprint as seed SEED orders it."""
+    from specsnap.params import render, values_for
     from specsnap.prompts import render_sprint
     from specsnap.tiers import load_tier
 
@@ -237,7 +238,7 @@ def tiers_show(tier: str, seed: int) -> None:
     click.echo(render_sprint(t, seed))
     for amendment in t.amendments:
         click.echo(f"--- amendment in session {amendment.session} ({', '.join(amendment.amends)})")
-        click.echo(amendment.text + "\n")
+        click.echo(render(amendment.text, values_for(t, seed)) + "\n")
 
 
 @tiers.command("validate")

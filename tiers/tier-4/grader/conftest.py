@@ -1,30 +1,48 @@
 """Fixtures of the hidden tests: a clinic with two practitioners and three adult patients.
 
-Only the public interface of the packages is used.
+The tests run in the judge and reach the clinic's packages only through the `subject` fixture
+(remote references to the graded code); every fixture builds its objects there, fresh for each
+test. Only the packages' public interface is used.
 """
 
 from datetime import date, datetime
 
 import pytest
 
-from booking import Scheduler
-from calendar_core import ClinicCalendar, HolidayCalendar, WorkingHours
-from patients import ContactPreference, PatientRegistry
-
 TODAY = date(2024, 3, 1)  # a Friday
 NOW = datetime(2024, 3, 1, 9, 0)
 
 
 @pytest.fixture
-def registry():
-    reg = PatientRegistry()
+def calendar_core(subject):
+    return subject.module("calendar_core")
+
+
+@pytest.fixture
+def patients(subject):
+    return subject.module("patients")
+
+
+@pytest.fixture
+def booking(subject):
+    return subject.module("booking")
+
+
+@pytest.fixture
+def reminders(subject):
+    return subject.module("reminders")
+
+
+@pytest.fixture
+def registry(patients):
+    reg = patients.PatientRegistry()
     reg.register("Ana", "Silva", date(1990, 4, 2), phone="+44 7700 900123", today=TODAY)
     reg.register(
         "Ben",
         "Okafor",
         date(1975, 11, 30),
-        email="ben.okafor@example.org",
-        contact_preference=ContactPreference.EMAIL,
+        email="Ben.Okafor@Example.org",
+        contact_preference=patients.ContactPreference.EMAIL,
         today=TODAY,
     )
     reg.register(
@@ -34,8 +52,12 @@ def registry():
 
 
 @pytest.fixture
-def scheduler(registry):
-    calendar = ClinicCalendar(
-        WorkingHours.standard(), HolidayCalendar({date(2024, 3, 29): "Good Friday"})
-    )
-    return Scheduler(calendar, registry, ["Dr Patel", "Dr Osei"])
+def clinic_calendar(calendar_core):
+    holidays = calendar_core.HolidayCalendar({date(2024, 3, 29): "Good Friday"})
+    return calendar_core.ClinicCalendar(calendar_core.WorkingHours.standard(), holidays)
+
+
+@pytest.fixture
+def scheduler(booking, clinic_calendar, registry):
+    return booking.Scheduler(clinic_calendar, registry, ["Dr Patel", "Dr Osei"])
+

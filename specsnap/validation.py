@@ -9,18 +9,23 @@ requirement.
 
 from __future__ import annotations
 
+import os
 import tempfile
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from specsnap.grading import Grade, grade_repository
 from specsnap.params import Value, draw, values_for
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
-from specsnap.tiers import Tier, load_tier
+from specsnap.tiers import Requirement, Tier, load_tier
 
 Echo = Callable[[str], None]
+Pending = Future[Grade]
 
 
 @dataclass
@@ -34,8 +39,13 @@ class ValidationReport:
         return not self.failures
 
 
-def validate_tier(tier_ref: str, seeds: int = 5, echo: Echo = print) -> ValidationReport:
-    """Run every soundness check of one tier over `seeds` seeds, printing the evidence."""
+def validate_tier(
+    tier_ref: str, seeds: int = 5, echo: Echo = print, workers: int | None = None
+) -> ValidationReport:
+    """Run every soundness check of one tier over `seeds` seeds, printing the evidence.
+
+    Gradings run `workers` at a time (default: the number of CPUs, at least 2).
+    """
     tier = load_tier(tier_ref)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
@@ -55,98 +65,151 @@ def validate_tier(tier_ref: str, seeds: int = 5, echo: Echo = print) -> Validati
         if not ok:
             report.failures.append(what)
 
-    with tempfile.TemporaryDirectory(prefix="specsnap-validate-") as tmp:
+    with (
+        tempfile.TemporaryDirectory(prefix="specsnap-validate-") as tmp,
+        ThreadPoolExecutor(max_workers=workers or max(2, os.cpu_count() or 1)) as pool,
+    ):
         root = Path(tmp)
         root.chmod(0o711)  # sessions and test runs may use an unprivileged account
-        built: dict[str, Path] = {}
+        built: dict[str, Future[Path]] = {}
+        lock = threading.Lock()
 
-        def graded(name: str, patches: list[Path], patch_seed: int, grade_seed: int) -> Grade:
+        def build(key: str, patches: list[Path], seed: int) -> Path:
+            return build_repository(tier, root / key, patches, values_for(tier, seed))
+
+        def graded(name: str, patches: list[Path], patch_seed: int, grade_seed: int) -> Pending:
             key = f"{name}-{patch_seed}"
-            if key not in built:
-                values = values_for(tier, patch_seed)
-                built[key] = build_repository(tier, root / key, patches, values)
-            return grade_repository(tier, built[key], values_for(tier, grade_seed))
+            with lock:
+                if key not in built:
+                    built[key] = pool.submit(build, key, patches, patch_seed)
+            repo = built[key]
+
+            def grade() -> Grade:
+                # Each build was submitted before any grading that needs it, so this wait
+                # never holds a worker that the build is queued behind.
+                return grade_repository(tier, repo.result(), values_for(tier, grade_seed))
+
+            return pool.submit(grade)
 
         for path in sorted(tier.solution.glob("*.patch")):
             if path.stem != "BASELINE" and path.stem not in all_ids:
                 check(False, f"solution/{path.name} belongs to no requirement")
         _check_sandbox(tier, root / "run", check)
 
+        # Every grading is submitted first and runs in parallel; the checks read them in order.
+        steps: list[Callable[[], None]] = []
         for seed in draws:
-            echo(f" seed {seed}: {_describe(draws[seed])}")
-            _check_seed(tier, seed, graded, check)
-
+            steps.append(partial(echo, f" seed {seed}: {_describe(draws[seed])}"))
+            steps += _plan_seed(tier, seed, graded, check)
         for a in draws:
             for b in draws:
-                if a == b:
-                    continue
                 changed = {
                     r.id
                     for r in tier.requirements
                     if any(draws[a][p.name] != draws[b][p.name] for p in r.params)
                 }
-                if not changed:
-                    continue
-                cross = graded("reference", requirement_patches(tier, all_ids), a, b)
-                passed = {tier.requirements[i].id for i, p in enumerate(cross.passed_flags) if p}
-                carried = sorted(changed & passed)
-                check(
-                    not carried,
-                    f"seed {a}'s reference graded for seed {b}: fails the {len(changed)} "
-                    f"requirement(s) whose values differ"
-                    + (f" — but passes {carried}" if carried else ""),
-                )
+                if a != b and changed:
+                    cross = graded("reference", requirement_patches(tier, all_ids), a, b)
+                    steps.append(partial(_check_cross, tier, a, b, changed, cross, check))
+        for step in steps:
+            step()
 
     verdict = "valid" if report.ok else f"INVALID ({len(report.failures)} failed)"
     echo(f"{tier.id}: {report.checks} checks, {verdict}")
     return report
 
 
-def _check_seed(
+def _plan_seed(
     tier: Tier,
     seed: int,
-    graded: Callable[[str, list[Path], int, int], Grade],
+    graded: Callable[[str, list[Path], int, int], Pending],
     check: Callable[[bool, str], None],
-) -> None:
-    """Starter 0%, reference 100%, each requirement alone exactly itself, under one seed."""
+) -> list[Callable[[], None]]:
+    """Starter 0%, reference 100%, each requirement alone exactly itself, under one seed: the
+    gradings are submitted now, the checks returned to run in order."""
     all_ids = [r.id for r in tier.requirements]
+    steps: list[Callable[[], None]] = []
     starter = graded("starter", [], seed, seed)
-    check(not any(starter.passed_flags), f"starter: raw {_pct(starter)} (expected 0%)")
-    if tier.cutoff_arm == "session_start":
-        check(starter.gate["holds"], f"starter: gate holds{_why(starter)}")
-    else:
-        check(not starter.gate["baseline_ok"], "starter: baseline fails until TASK.md is done")
+
+    def starter_checks() -> None:
+        grade = starter.result()
+        check(not any(grade.passed_flags), f"starter: raw {_pct(grade)} (expected 0%)")
+        if tier.cutoff_arm == "session_start":
+            check(grade.gate["holds"], f"starter: gate holds{_why(grade)}")
+        else:
+            check(not grade.gate["baseline_ok"], "starter: baseline fails until TASK.md is done")
+
+    steps.append(starter_checks)
+    if tier.cutoff_arm != "session_start":
         base = graded("baseline", requirement_patches(tier, []), seed, seed)
-        check(
-            not any(base.passed_flags) and base.gate["holds"],
-            f"starter + BASELINE: raw {_pct(base)}, gate holds{_why(base)}",
-        )
+
+        def baseline_check() -> None:
+            grade = base.result()
+            check(
+                not any(grade.passed_flags) and grade.gate["holds"],
+                f"starter + BASELINE: raw {_pct(grade)}, gate holds{_why(grade)}",
+            )
+
+        steps.append(baseline_check)
     full = graded("reference", requirement_patches(tier, all_ids), seed, seed)
-    check(
-        all(full.passed_flags) and full.gate["holds"],
-        f"reference: raw {_pct(full)}, net {_pct(full) if full.gate['holds'] else '0%'}"
-        f"{_why(full)}{_failing(full)}",
-    )
-    for req in tier.requirements:
-        expected = {req.id, *req.depends_on}
-        alone = graded(f"alone-{req.id}", requirement_patches(tier, [req.id]), seed, seed)
-        got = {tier.requirements[i].id for i, p in enumerate(alone.passed_flags) if p}
+
+    def reference_check() -> None:
+        grade = full.result()
         check(
-            got == expected and alone.gate["holds"],
-            f"{req.id} alone: passes {sorted(got) or 'nothing'}"
-            f" (expected {sorted(expected)}){_why(alone)}",
+            all(grade.passed_flags) and grade.gate["holds"],
+            f"reference: raw {_pct(grade)}, net {_pct(grade) if grade.gate['holds'] else '0%'}"
+            f"{_why(grade)}{_failing(grade)}",
         )
+
+    steps.append(reference_check)
+    for req in tier.requirements:
+        alone = graded(f"alone-{req.id}", requirement_patches(tier, [req.id]), seed, seed)
+
+        def alone_check(req: Requirement = req, alone: Pending = alone) -> None:
+            expected = {req.id, *req.depends_on}
+            grade = alone.result()
+            got = {tier.requirements[i].id for i, p in enumerate(grade.passed_flags) if p}
+            check(
+                got == expected and grade.gate["holds"],
+                f"{req.id} alone: passes {sorted(got) or 'nothing'}"
+                f" (expected {sorted(expected)}){_why(grade)}",
+            )
+
+        steps.append(alone_check)
     if tier.amendments:
         amended = {i for a in tier.amendments for i in a.amends}
-        orig = graded(
-            "original-contract", requirement_patches(tier, all_ids, original=True), seed, seed
-        )
-        got = {tier.requirements[i].id for i, p in enumerate(orig.passed_flags) if p}
-        check(
-            got == set(all_ids) - amended and orig.gate["holds"],
-            f"original contract: fails exactly the amended {sorted(amended)}; "
-            f"passes {len(got)}/{len(all_ids)}{_why(orig)}",
-        )
+        patches = requirement_patches(tier, all_ids, original=True)
+        orig = graded("original-contract", patches, seed, seed)
+
+        def original_check() -> None:
+            grade = orig.result()
+            got = {tier.requirements[i].id for i, p in enumerate(grade.passed_flags) if p}
+            check(
+                got == set(all_ids) - amended and grade.gate["holds"],
+                f"original contract: fails exactly the amended {sorted(amended)}; "
+                f"passes {len(got)}/{len(all_ids)}{_why(grade)}",
+            )
+
+        steps.append(original_check)
+    return steps
+
+
+def _check_cross(
+    tier: Tier,
+    a: int,
+    b: int,
+    changed: set[str],
+    cross: Pending,
+    check: Callable[[bool, str], None],
+) -> None:
+    grade = cross.result()
+    passed = {tier.requirements[i].id for i, p in enumerate(grade.passed_flags) if p}
+    carried = sorted(changed & passed)
+    check(
+        not carried,
+        f"seed {a}'s reference graded for seed {b}: fails the {len(changed)} "
+        "requirement(s) whose values differ" + (f" — but passes {carried}" if carried else ""),
+    )
 
 
 def _describe(drawn: dict[str, Value]) -> str:

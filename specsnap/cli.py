@@ -223,8 +223,8 @@ def tiers_list() -> None:
 @click.option("--seed", type=int, default=0, show_default=True)
 @_guard
 def tiers_show(tier: str, seed: int) -> None:
-    """A tier's settings and its sprint as seed SEED orders it."""
-    from specsnap.params import render, values_for
+    """A tier's settings, and its sprint with the order and values seed SEED draws."""
+    from specsnap.params import draw, render, values_for
     from specsnap.prompts import render_sprint
     from specsnap.tiers import load_tier
 
@@ -234,7 +234,11 @@ def tiers_show(tier: str, seed: int) -> None:
         f"sessions {t.sessions} · cutoff arms at {t.cutoff_arm} · budget {t.budget_tokens:,}"
         f" · pass ≥ {t.pass_threshold:.0%} · {t.time_limit_s}s per session"
     )
-    click.echo(f"packages: {', '.join(t.wiring.packages)} · protected: {', '.join(t.protected)}\n")
+    click.echo(f"packages: {', '.join(t.wiring.packages)} · protected: {', '.join(t.protected)}")
+    drawn = draw(t, seed)
+    if drawn:
+        click.echo(f"seed {seed} draws: " + ", ".join(f"{k}={v}" for k, v in drawn.items()))
+    click.echo()
     click.echo(render_sprint(t, seed))
     for amendment in t.amendments:
         click.echo(f"--- amendment in session {amendment.session} ({', '.join(amendment.amends)})")

@@ -15,7 +15,7 @@ from specsnap import __version__
 from specsnap.errors import InputError, UsageError
 from specsnap.identity import isolation_problems, resolve_run_as
 from specsnap.receipt import seal
-from specsnap.scoring import compute_scores
+from specsnap.scoring import compute_scores, token_trust_problems
 from specsnap.tiers import Tier, load_schema, schema_problems
 from specsnap.tokens import TokenUsage
 
@@ -40,6 +40,7 @@ def build_scorecard(
     )
     secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
     reasons = run.unofficial_reasons() + isolation_problems(resolve_run_as(), secrets)
+    reasons += token_trust_problems(records)
     card: dict[str, Any] = {
         "schema_version": SCHEMA_VERSION,
         "specsnap_version": __version__,
@@ -77,6 +78,9 @@ def _session_entry(record: dict[str, Any]) -> dict[str, Any]:
         "cutoff",
         "tokens",
         "tokens_reported",
+        "egress_enforced",
+        "meter",
+        "web_tools",
         "exit",
         "breaches",
         "notes",

@@ -147,7 +147,8 @@ def frozen_client(port: int, path: str) -> socket.socket:
     body = b"{}"
     client.sendall(
         f"POST {path} HTTP/1.1\r\nHost: x\r\nx-api-key: {PLACEHOLDER}\r\n"
-        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode() + body
+        f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+        + body
     )
     return client
 

@@ -5,7 +5,8 @@ the session's token usage from what the agent printed or wrote. The session runn
 else: process group, environment scrubbing, time limit, cutoff, token meter, records.
 
 Besides the protocol's members, an adapter may declare (read with `adapter_traits`):
-- `apis`: the model APIs it talks to (names of `specsnap.metering.apis.APIS`). SpecSnap's meter
+- `apis`: the model APIs it talks to (names of `specsnap.metering.apis.APIS`; the option
+  `--agent-opt apis=…` overrides them). SpecSnap's meter
   stands in for each; the adapter finds the meter's URL and the session's placeholder key in
   `SessionContext.routes` and tells its CLI about them (an environment variable, a flag).
 - `web_tools`: "disabled" when the adapter turns the CLI's web fetch/search tools off, else
@@ -62,11 +63,14 @@ class AdapterTraits:
     uses_model: bool
 
 
-def adapter_traits(adapter: object) -> AdapterTraits:
-    """What `adapter` declares about its APIs, web tools and model, with the defaults."""
+def adapter_traits(adapter: object, options: Mapping[str, str] | None = None) -> AdapterTraits:
+    """What `adapter` declares about its APIs, web tools and model, with the defaults.
+    `--agent-opt apis=a,b` names the model APIs instead (e.g. for the `command` adapter)."""
     web_tools = getattr(adapter, "web_tools", "not-disableable")
+    chosen = (options or {}).get("apis")
+    apis = [a.strip() for a in chosen.split(",")] if chosen else getattr(adapter, "apis", ())
     return AdapterTraits(
-        tuple(getattr(adapter, "apis", ())),
+        tuple(a for a in apis if a),
         web_tools if web_tools in WEB_TOOLS else "not-disableable",
         bool(getattr(adapter, "uses_model", True)),
     )

@@ -82,10 +82,12 @@ class Egress:
             socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i")
         )
         _, peer_uid, _ = struct.unpack("3i", credentials)
-        if peer_uid != self.uid:
-            return False
         message, fds, _, _ = socket.recv_fds(connection, 2048, 1)
         listeners = [socket.socket(fileno=fd) for fd in fds]
+        if peer_uid != self.uid:
+            for listener in listeners:
+                listener.close()
+            return False
         if message.startswith(b"open:") and not listeners:
             self.reason = "the agent's network namespace could not be made: " + message[5:].decode(
                 "utf-8", "replace"

@@ -130,7 +130,7 @@ def run_agent_session(
     ctx = _prepare_home(
         run, index, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
-    traits = adapter_traits(adapter)
+    traits = adapter_traits(adapter, run.agent_options)
     metering = _start_metering(traits, run, run_as)
     if metering is not None:
         ctx = replace(ctx, routes=metering.routes)

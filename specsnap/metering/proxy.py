@@ -248,6 +248,7 @@ class _ClientWriter:
 def _handler_for(meter: TokenMeter) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # relay each chunk at once, never held for an ACK
 
         def log_message(self, format: str, *args: Any) -> None:
             pass

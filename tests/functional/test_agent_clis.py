@@ -227,7 +227,7 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
         assert server.requests and not server.rejected
     log = run / "sessions" / "2"
     assert data["scores"]["raw_retention"] == 1.0, [
-        (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log")) + sorted(log.glob("std*"))
+        (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log"))
     ]
     assert not [r for r in data["unofficial_reasons"] if "token" in r or "egress" in r]
 

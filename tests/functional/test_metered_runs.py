@@ -85,12 +85,13 @@ def test_a_command_agents_model_api_is_metered_and_its_own_report_only_noted(
 def test_reported_tokens_give_an_unofficial_tes_and_unrecognised_ones_none(
     tmp_path: Path,
 ) -> None:
-    report = "echo '{\"input_tokens\": 700, \"output_tokens\": 50}' > $SPECSNAP_USAGE_FILE"
+    report = 'echo \'{"input_tokens": 700, "output_tokens": 50}\' > $SPECSNAP_USAGE_FILE'
     reported, _ = run(tmp_path, "command-reported", f"cmd={report}")
     assert reported["sessions"][0]["tokens"]["source"] == "reported"
     assert reported["scores"]["tes"] is not None and reported["official"] is False
-    assert "session 1: the agent reported its own tokens; none metered" in (
-        reported["unofficial_reasons"]
+    assert (
+        "session 1: the agent reported its own tokens; none metered"
+        in (reported["unofficial_reasons"])
     )
     garbage = "echo '{\"tokens\": 5}' > $SPECSNAP_USAGE_FILE"
     unknown, _ = run(tmp_path, "command-unknown", f"cmd={garbage}")

@@ -99,7 +99,13 @@ def codex_turns(sandbox: Path) -> list[Turn]:
 
 
 def aider_turns(sandbox: Path) -> list[Turn]:
-    return [Turn((text(aider_whole(SOLVED)),), Usage(900, 120, 0, 2500))]
+    """Aider edits only files in its chat: the first reply names them (aider adds them and asks
+    again), the second edits them."""
+    names = " and ".join(SOLVED)
+    return [
+        Turn((text(f"I need to change {names}."),), Usage(700, 20, 0, 2000)),
+        Turn((text(aider_whole(SOLVED)),), Usage(900, 120, 0, 2500)),
+    ]
 
 
 def anthropic_settings(server: ScriptedServer, key: str) -> dict[str, str]:

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary, session_context, start_session
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, presented_keys, text
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
@@ -252,7 +252,7 @@ def test_a_request_around_the_meter_fails_to_authenticate(name: str, tmp_path: P
         base_url = next(v for k, v in upstream.items() if "BASE" in k)
         route = ApiRoute(base_url, api.key_envs[0], api.placeholder())
         ctx = session_context(tmp_path, sandbox, "Say hello.", bin=str(binary), **play.options)
-        ctx = type(ctx)(**{**ctx.__dict__, "routes": {play.api: route}})
+        ctx = replace(ctx, routes={play.api: route})
         session = start_session(adapter, ctx, {})
         # Some CLIs retry a refused request for minutes: two refusals are enough to see.
         deadline = time.monotonic() + 90
@@ -262,11 +262,5 @@ def test_a_request_around_the_meter_fails_to_authenticate(name: str, tmp_path: P
         session.kill()
     assert server.requests, session.stderr.read_text()[-2000:]
     assert all(r.rejected for r in server.requests)
-    assert {k for r in server.requests for k in _keys(r)} == {route.key}
+    assert {k for r in server.requests for k in presented_keys(r.headers, r.path)} == {route.key}
     assert server.turns_served == 0 and not list(sandbox.glob("*.py"))
-
-
-def _keys(request: Any) -> set[str]:
-    from tests.support.fake_model import presented_keys
-
-    return presented_keys(request.headers, request.path)

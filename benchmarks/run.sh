@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Print SpecSnap's performance figures: grading overhead and cutoff latency.
+# Print SpecSnap's performance figures: grading overhead, cutoff latency, the meter's added
+# time to first byte.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 py=.venv/bin/python
 [ -x "$py" ] || py=python3
 "$py" benchmarks/grade_overhead.py "$@"
 "$py" benchmarks/cutoff_latency.py
+"$py" benchmarks/meter_latency.py

@@ -34,7 +34,7 @@ from specsnap.scorecard.model import (
     Session,
     Timings,
 )
-from specsnap.scoring import compute_scores
+from specsnap.scoring import compute_scores, token_trust_problems
 from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
@@ -84,6 +84,7 @@ def build_scorecard(
     drawn = {name: str(value) for name, value in draw(tier, run.seed).items()}
     secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
     reasons = run.unofficial_reasons() + isolation_problems(resolve_run_as(), secrets)
+    reasons += token_trust_problems(records)
     card = Scorecard(
         schema_version=SCHEMA_VERSION,
         specsnap_version=__version__,

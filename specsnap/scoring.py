@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from specsnap.tokens import TokenUsage
 
@@ -50,6 +51,29 @@ def effective_tokens(
         sum(s.input + s.output + s.cache_write for s in sessions)
         + weight * sum(s.cache_read for s in sessions)
     )
+
+
+def token_trust_problems(sessions: Sequence[Mapping[str, Any]]) -> list[str]:
+    """Why the sessions' tokens cannot feed an official TES; empty when they all can.
+
+    TES is official only from enforced metering: SpecSnap's meter counted the tokens (it held
+    the API key), and the agent's network egress was confined to it, so no request could go
+    around it. Tokens the agent reported itself still give a TES, but only an unofficial one.
+    Unknown tokens give no TES at all, so they make no scorecard unofficial. SpecSnap's own
+    model-free controls are metered without routes (`meter.apis` empty): no egress needed.
+    """
+    problems = []
+    for record in sessions:
+        index, source = record.get("index"), record.get("tokens", {}).get("source")
+        meter = record.get("meter") or {}
+        if source == "reported":
+            problems.append(f"session {index}: the agent reported its own tokens; none metered")
+        elif source == "metered" and meter.get("apis") and not record.get("egress_enforced"):
+            problems.append(
+                f"session {index}: the agent's egress was not confined to the meter, "
+                "so its requests may have gone around it"
+            )
+    return problems
 
 
 def compute_scores(

@@ -2,7 +2,16 @@
 
 An adapter turns a session (sandbox, prompt, fresh HOME) into a command line, and afterwards reads
 the session's token usage from what the agent printed or wrote. The session runner owns everything
-else: process group, environment scrubbing, time limit, cutoff, records.
+else: process group, environment scrubbing, time limit, cutoff, token meter, records.
+
+Besides the protocol's members, an adapter may declare (read with `adapter_traits`):
+- `apis`: the model APIs it talks to (names of `specsnap.metering.apis.APIS`; the option
+  `--agent-opt apis=…` overrides them). SpecSnap's meter
+  stands in for each; the adapter finds the meter's URL and the session's placeholder key in
+  `SessionContext.routes` and tells its CLI about them (an environment variable, a flag).
+- `web_tools`: "disabled" when the adapter turns the CLI's web fetch/search tools off, else
+  "not-disableable" (the default: SpecSnap cannot tell).
+- `uses_model`: False for SpecSnap's own model-free controls.
 """
 
 from __future__ import annotations
@@ -18,14 +27,53 @@ from specsnap.tokens import TOKEN_SOURCES, TokenUsage
 
 __all__ = [
     "TOKEN_SOURCES",
+    "WEB_TOOLS",
+    "AdapterTraits",
     "AgentAdapter",
+    "ApiRoute",
     "Invocation",
     "SessionContext",
     "TokenUsage",
+    "adapter_traits",
     "get_agent",
     "known_agents",
     "register_agent",
 ]
+
+
+WEB_TOOLS = ("disabled", "not-disableable")
+
+
+@dataclass(frozen=True)
+class ApiRoute:
+    """How the agent reaches one model API in a metered session: through SpecSnap's meter, with
+    a per-session placeholder key (the meter swaps in the real one on the way upstream)."""
+
+    base_url: str  # the meter's URL standing for the API's base URL
+    key_env: str  # the variable the caller's key was in; the agent gets the placeholder there
+    key: str  # the placeholder
+
+
+@dataclass(frozen=True)
+class AdapterTraits:
+    """The optional declarations of an adapter (see the module docstring)."""
+
+    apis: tuple[str, ...]
+    web_tools: str
+    uses_model: bool
+
+
+def adapter_traits(adapter: object, options: Mapping[str, str] | None = None) -> AdapterTraits:
+    """What `adapter` declares about its APIs, web tools and model, with the defaults.
+    `--agent-opt apis=a,b` names the model APIs instead (e.g. for the `command` adapter)."""
+    web_tools = getattr(adapter, "web_tools", "not-disableable")
+    chosen = (options or {}).get("apis")
+    apis = [a.strip() for a in chosen.split(",")] if chosen else getattr(adapter, "apis", ())
+    return AdapterTraits(
+        tuple(a for a in apis if a),
+        web_tools if web_tools in WEB_TOOLS else "not-disableable",
+        bool(getattr(adapter, "uses_model", True)),
+    )
 
 
 @dataclass(frozen=True)
@@ -40,6 +88,7 @@ class SessionContext:
     usage_file: Path  # where an agent may write its own usage JSON ($SPECSNAP_USAGE_FILE)
     options: Mapping[str, str] = field(default_factory=dict)  # --agent-opt KEY=VALUE pairs
     control_dir: Path | None = None  # built-in control agents only: reference solution copy
+    routes: Mapping[str, ApiRoute] = field(default_factory=dict)  # API name → the meter's route
 
 
 @dataclass(frozen=True)

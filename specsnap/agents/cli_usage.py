@@ -74,17 +74,26 @@ def parse_codex_events(text: str) -> TokenUsage:
 
 
 def parse_codex_rollout(text: str) -> TokenUsage:
-    """Tokens of one Codex rollout file (`$CODEX_HOME/sessions/**/rollout-*.jsonl`): its last
-    `token_count` event's `total_token_usage`, which Codex keeps cumulative for the thread."""
-    last: dict[str, Any] | None = None
+    """Tokens of one Codex rollout file (`$CODEX_HOME/sessions/**/rollout-*.jsonl`): the sum of
+    its per-response records. Codex appends a `token_count` event after every model response,
+    with that response's `last_token_usage`; it repeats the event unchanged (e.g. when rate
+    limits update), so a record counts only when the thread's `total_token_usage` moved.
+    A cut-off session thus counts every response that completed before the cut."""
+    responses: list[TokenUsage] = []
+    previous_total: object = None
     for event in _json_objects(text):
         payload = event.get("payload")
-        if event.get("type") == "event_msg" and isinstance(payload, dict):
-            info = payload.get("info")
-            if payload.get("type") == "token_count" and isinstance(info, dict):
-                total = info.get("total_token_usage")
-                last = total if isinstance(total, dict) else last
-    return TokenUsage.unknown() if last is None else _openai_usage(last)
+        if event.get("type") != "event_msg" or not isinstance(payload, dict):
+            continue
+        info = payload.get("info")
+        if payload.get("type") != "token_count" or not isinstance(info, dict):
+            continue
+        total, last = info.get("total_token_usage"), info.get("last_token_usage")
+        if total == previous_total or not isinstance(last, dict):
+            continue
+        previous_total = total
+        responses.append(_openai_usage(last))
+    return _total(responses) if responses else TokenUsage.unknown()
 
 
 def parse_gemini_stream(text: str) -> TokenUsage:
@@ -136,22 +145,29 @@ _AIDER_TOKENS = re.compile(
 
 
 def parse_aider_output(text: str) -> TokenUsage:
-    """Tokens of an aider session: the sum of the `Tokens: ... sent, ... received.` lines it
-    prints after each exchange. Aider rounds counts of 1,000 and more (`1.2k`, `12k`), so these
-    are approximate; its `sent` already includes the cache writes."""
+    """Tokens of an aider session, from the `Tokens: … sent, … received.` line it prints after
+    each exchange (aider 0.86):
+
+    - `sent` is the prompt as the provider counts it, cache reads included, plus the cache
+      writes: `input = sent − cache write − cache hit`;
+    - `received` is a running total over the session (aider never resets it), so each line
+      adds what grew since the line before;
+    - counts from 1,000 up are rounded (`1.2k`, `12k`), so the figures are approximate;
+    - aider's own side requests (commit messages, chat summaries) print no line: only the
+      meter counts them.
+    """
     lines = list(_AIDER_TOKENS.finditer(text))
     if not lines:
         return TokenUsage.unknown()
-    return _total(
-        TokenUsage(
-            max(0, _aider_count(m["sent"]) - _aider_count(m["write"])),
-            _aider_count(m["received"]),
-            _aider_count(m["write"]),
-            _aider_count(m["hit"]),
-            REPORTED,
-        )
-        for m in lines
-    )
+    usages = []
+    received_before = 0
+    for match in lines:
+        sent, write, hit = (_aider_count(match[k]) for k in ("sent", "write", "hit"))
+        received = _aider_count(match["received"])
+        output = received - received_before if received >= received_before else received
+        received_before = received
+        usages.append(TokenUsage(max(0, sent - write - hit), output, write, hit, REPORTED))
+    return _total(usages)
 
 
 # --- adapters ---

@@ -1,10 +1,11 @@
 """Adapters for the real coding-agent CLIs: Claude Code, Codex, Gemini CLI and aider.
 
 Each adapter starts its CLI headless in the sandbox (the runner's working directory) with every
-permission prompt turned off, because nobody is there to answer, and reads the session's token
-usage from what the CLI printed. Sessions are routinely cut off mid-stream (SPEC §1.3), so every
-parser sums what was reported up to the cut rather than insisting on a final summary, skips torn
-or foreign lines, and answers `unknown` only when nothing at all was reported.
+permission prompt and every web fetch/search tool turned off, points it at SpecSnap's meter with
+the session's placeholder key (`SessionContext.routes`), and reads the tokens the CLI reported
+itself (kept beside the metered ones). Sessions are routinely cut off mid-stream (SPEC §1.3), so
+every parser sums what was reported up to the cut rather than insisting on a final summary,
+skips torn or foreign lines, and answers `unknown` only when nothing at all was reported.
 
 Options (`--agent-opt KEY=VALUE`), common to all four: `bin` (the executable; default: looked up
 on PATH), `model`, and `extra_args` (more arguments, split like a shell would). docs/agents.md
@@ -20,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import ApiRoute, Invocation, SessionContext, TokenUsage, register_agent
 from specsnap.agents.cli_usage import (
     parse_aider_output,
     parse_claude_stream,
@@ -58,10 +59,15 @@ CLAUDE_ENV: Mapping[str, str] = {
     "IS_SANDBOX": "1",
 }
 
+#: Claude Code's web tools (WebSearch runs on the API's side, so egress confinement alone would
+#: not stop it).
+CLAUDE_WEB_TOOLS = "WebFetch,WebSearch"
+
 #: Gemini CLI reads these only from a settings file; it is written into the session's fresh HOME.
 GEMINI_SETTINGS: Mapping[str, Any] = {
     "general": {"enableAutoUpdate": False, "enableAutoUpdateNotification": False},
     "privacy": {"usageStatisticsEnabled": False},
+    "tools": {"exclude": ["web_fetch", "google_web_search"]},
 }
 #: Headless Gemini CLI needs an explicit auth type once GOOGLE_GEMINI_BASE_URL is set (0.61.0
 #: rejects the "gateway" type it infers); `--agent-opt auth=vertex-ai` etc. chooses another.
@@ -73,8 +79,8 @@ class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
 
     name: str = "claude-code"
-    #: The meter takes this variable's place (default upstream when the caller sets none).
-    metered_env: tuple[str, str] = ("ANTHROPIC_BASE_URL", "https://api.anthropic.com")
+    apis: tuple[str, ...] = ("anthropic",)
+    web_tools: str = "disabled"
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_AUTH_TOKEN",
@@ -92,10 +98,13 @@ class ClaudeCode:
             "--verbose",
             "--include-partial-messages",
             "--dangerously-skip-permissions",
+            "--disallowedTools",
+            CLAUDE_WEB_TOOLS,
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
-        return Invocation(tuple(argv), dict(CLAUDE_ENV), ctx.prompt.encode())
+        env = {**CLAUDE_ENV, **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_BASE_URL")}
+        return Invocation(tuple(argv), env, ctx.prompt.encode())
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         return parse_claude_stream(_read(stdout))
@@ -103,10 +112,14 @@ class ClaudeCode:
 
 @register_agent("codex")
 class Codex:
-    """OpenAI's Codex CLI (`codex exec`), prompt on stdin. Codex 0.171 ignores OPENAI_BASE_URL;
-    `--agent-opt base_url=URL` sets its `openai_base_url` instead."""
+    """OpenAI's Codex CLI (`codex exec`), prompt on stdin. Metered, it talks to the meter as a
+    model provider of its own (Responses API over HTTP: the built-in provider would use a
+    WebSocket). Codex 0.171 ignores OPENAI_BASE_URL; unmetered, `--agent-opt base_url=URL` sets
+    its `openai_base_url`."""
 
     name: str = "codex"
+    apis: tuple[str, ...] = ("openai",)
+    web_tools: str = "disabled"
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
@@ -118,19 +131,26 @@ class Codex:
             "--dangerously-bypass-approvals-and-sandbox",
             "--cd",
             str(ctx.sandbox),
-            *_codex_base_url(ctx),
+            "--config",
+            'web_search="disabled"',
+            *_codex_provider(ctx),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
             "-",
         ]
-        return Invocation(tuple(argv), {}, ctx.prompt.encode())
+        route = ctx.routes.get("openai")
+        env = {route.key_env: route.key} if route is not None else {}
+        return Invocation(tuple(argv), env, ctx.prompt.encode())
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        reported = parse_codex_events(_read(stdout))
-        if reported.source == REPORTED:
-            return reported
+        """The session's rollout files: one token record per model response, so a cut-off
+        session counts every response that completed. The `turn.completed` events on stdout
+        (a turn's total) only when there is no rollout."""
         rollouts = sorted((ctx.home / ".codex" / "sessions").glob("**/rollout-*.jsonl"))
-        return sum_known(parse_codex_rollout(_read(path)) for path in rollouts)
+        from_rollouts = sum_known(parse_codex_rollout(_read(path)) for path in rollouts)
+        if from_rollouts.source == REPORTED:
+            return from_rollouts
+        return parse_codex_events(_read(stdout))
 
 
 @register_agent("gemini-cli")
@@ -138,6 +158,8 @@ class GeminiCli:
     """Google's Gemini CLI (`gemini -p`), prompt as the -p argument."""
 
     name: str = "gemini-cli"
+    apis: tuple[str, ...] = ("gemini",)
+    web_tools: str = "disabled"
     passthrough_env: tuple[str, ...] = (
         "GEMINI_API_KEY",
         "GOOGLE_API_KEY",
@@ -168,7 +190,8 @@ class GeminiCli:
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
-        return Invocation(tuple(argv), {})
+        env = _route_env(ctx.routes.get("gemini"), "GOOGLE_GEMINI_BASE_URL")
+        return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         reported = parse_gemini_stream(_read(stdout))
@@ -180,9 +203,12 @@ class GeminiCli:
 
 @register_agent("aider")
 class Aider:
-    """Aider (`aider --message-file`), prompt from the session's prompt file."""
+    """Aider (`aider --message-file`), prompt from the session's prompt file. Metered for OpenAI
+    and Anthropic models (its model library's base-URL variables point at the meter)."""
 
     name: str = "aider"
+    apis: tuple[str, ...] = ("openai", "anthropic")
+    web_tools: str = "disabled"  # no web tool; --no-detect-urls stops it fetching URLs it sees
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_API_BASE",
@@ -206,6 +232,8 @@ class Aider:
             "--analytics-disable",
             "--no-gitignore",
             "--git-commit-verify",  # aider commits with --no-verify by default: a protocol breach
+            "--no-dirty-commits",  # else it commits whatever the working tree holds, unasked
+            "--no-detect-urls",
             "--chat-history-file",
             str(ctx.home / ".aider.chat.history.md"),
             "--input-history-file",
@@ -213,7 +241,11 @@ class Aider:
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
-        return Invocation(tuple(argv), {})
+        env = {
+            **_route_env(ctx.routes.get("openai"), "OPENAI_API_BASE"),
+            **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_API_BASE", "ANTHROPIC_BASE_URL"),
+        }
+        return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         return parse_aider_output(_read(stdout))
@@ -241,9 +273,35 @@ def _executable(ctx: SessionContext, name: str) -> str:
     return found
 
 
-def _codex_base_url(ctx: SessionContext) -> list[str]:
-    url = ctx.options.get("base_url")
-    return ["--config", f"openai_base_url={json.dumps(url)}"] if url else []
+def _route_env(route: ApiRoute | None, *url_variables: str) -> dict[str, str]:
+    """The variables that send a CLI to the meter: its base URL(s) and the placeholder key."""
+    if route is None:
+        return {}
+    return {**{name: route.base_url for name in url_variables}, route.key_env: route.key}
+
+
+#: Codex's own name for the meter as a model provider (any name but the built-in ones).
+CODEX_PROVIDER = "api"
+
+
+def _codex_provider(ctx: SessionContext) -> list[str]:
+    """Codex's model provider: the meter (Responses over HTTP, the key from the route's
+    variable), or unmetered the built-in one at `--agent-opt base_url`."""
+    route = ctx.routes.get("openai")
+    if route is None:
+        url = ctx.options.get("base_url")
+        return ["--config", f"openai_base_url={json.dumps(url)}"] if url else []
+    settings = {
+        "name": "OpenAI",
+        "base_url": route.base_url,
+        "env_key": route.key_env,
+        "wire_api": "responses",
+        "supports_websockets": False,
+    }
+    args = ["--config", f"model_provider={json.dumps(CODEX_PROVIDER)}"]
+    for key, value in settings.items():
+        args += ["--config", f"model_providers.{CODEX_PROVIDER}.{key}={json.dumps(value)}"]
+    return args
 
 
 def _model(ctx: SessionContext, flag: str) -> list[str]:

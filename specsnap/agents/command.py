@@ -2,9 +2,16 @@
 
 `--agent-opt cmd='my-agent --prompt {prompt}'` (or `{prompt_file}`; with neither placeholder the
 prompt arrives on stdin). The command runs through `/bin/sh -c` in the sandbox, placeholders
-shell-quoted. Tokens: if the agent writes JSON to `$SPECSNAP_USAGE_FILE` — keys `input`,
-`output`, `cache_write`, `cache_read` (or Anthropic's `input_tokens`, `output_tokens`,
-`cache_creation_input_tokens`, `cache_read_input_tokens`) — they are `reported`; else `unknown`.
+shell-quoted.
+
+Tokens: with `--agent-opt apis=anthropic,openai,gemini` (any of them) the program's model APIs
+go through SpecSnap's meter: it gets each API's base URL and a placeholder key in the usual
+variables (ANTHROPIC_BASE_URL / OPENAI_BASE_URL / GOOGLE_GEMINI_BASE_URL, and the key variable
+the caller set, e.g. ANTHROPIC_API_KEY), and its tokens are `metered`. Otherwise, if it writes
+JSON to `$SPECSNAP_USAGE_FILE` — keys `input`, `output`, `cache_write`, `cache_read` (or
+Anthropic's `input_tokens`, `output_tokens`, `cache_creation_input_tokens`,
+`cache_read_input_tokens`) — they are `reported`; a file without any of those keys, or with a
+bad value, is `unknown`, never zero.
 """
 
 from __future__ import annotations
@@ -26,11 +33,20 @@ ALIASES = {
 }
 
 
+#: The variable each metered API's base URL goes in (the APIs' own SDKs read these).
+BASE_URL_VARIABLES = {
+    "anthropic": "ANTHROPIC_BASE_URL",
+    "openai": "OPENAI_BASE_URL",
+    "gemini": "GOOGLE_GEMINI_BASE_URL",
+}
+
+
 @register_agent("command")
 @dataclass(frozen=True)
 class CommandAgent:
     name: str = "command"
     passthrough_env: tuple[str, ...] = ()
+    web_tools: str = "not-disableable"  # any program: SpecSnap cannot know its tools
 
     def invocation(self, ctx: SessionContext) -> Invocation:
         template = ctx.options.get("cmd")
@@ -40,7 +56,11 @@ class CommandAgent:
         command = template.replace("{prompt_file}", shlex.quote(str(ctx.prompt_file)))
         command = command.replace("{prompt}", shlex.quote(ctx.prompt))
         stdin = None if uses_placeholder else ctx.prompt.encode()
-        return Invocation(argv=("/bin/sh", "-c", command), stdin=stdin)
+        env: dict[str, str] = {}
+        for api, route in ctx.routes.items():
+            env[BASE_URL_VARIABLES[api]] = route.base_url
+            env[route.key_env] = route.key
+        return Invocation(argv=("/bin/sh", "-c", command), env=env, stdin=stdin)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         return read_usage_file(ctx.usage_file)
@@ -54,6 +74,8 @@ def read_usage_file(path: Path) -> TokenUsage:
         return TokenUsage.unknown()
     if not isinstance(data, dict):
         return TokenUsage.unknown()
+    if not any(name in data for names in ALIASES.values() for name in names):
+        return TokenUsage.unknown()  # nothing recognised is no report, not a report of zero
     values = {}
     for key, names in ALIASES.items():
         found = next((data[n] for n in names if n in data), 0)

@@ -27,6 +27,8 @@ class ControlAgent:
     name: str
     passthrough_env: tuple[str, ...] = ()
     needs_solution: bool = True
+    uses_model: bool = False  # so SpecSnap's meter, with nothing routed, counts their zero
+    web_tools: str = "disabled"  # they have none
 
     def invocation(self, ctx: SessionContext) -> Invocation:
         script = ctx.home / SCRIPT
@@ -39,7 +41,7 @@ class ControlAgent:
         return Invocation(argv=tuple(argv))
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        # A control uses no model: zero tokens, reported by the control itself.
+        # A control uses no model: zero tokens, as the meter also counts them.
         return TokenUsage(source="reported")
 
 

@@ -25,6 +25,7 @@ ExitStatus = Literal["completed", "cutoff", "crashed", "timeout", "failed-to-sta
 TokenSource = Literal["metered", "reported", "unknown"]
 CutoffReason = Literal["source-edit", "commit-attempt", "commit"]
 SourceChange = Literal["created", "changed", "deleted"]
+WebTools = Literal["disabled", "not-disableable"]
 
 
 @dataclass(frozen=True)
@@ -80,6 +81,16 @@ class Breach:
 
 
 @dataclass(frozen=True)
+class Meter:
+    """What SpecSnap's token meter saw in a session (specsnap.metering)."""
+
+    apis: tuple[str, ...]  # the model APIs routed through it (none for model-free controls)
+    answers: int = field(metadata=meta(minimum=0))
+    partial_answers: int = field(metadata=meta(minimum=0))  # still arriving when it stopped
+    refused_requests: int = field(metadata=meta(minimum=0))  # without the session's placeholder
+
+
+@dataclass(frozen=True)
 class Session:
     """One agent session, from its record (RUN_DIR/sessions/N/session.json)."""
 
@@ -88,6 +99,9 @@ class Session:
     cutoff: Cutoff
     tokens: Tokens
     tokens_reported: Tokens | None = field(metadata=meta(omit_none=True))  # beside metered tokens
+    meter: Meter | None  # None when the meter was off
+    egress_enforced: bool  # the agent's only network egress was the meter
+    web_tools: WebTools
     exit: Exit
     breaches: tuple[Breach, ...]
     notes: tuple[str, ...]

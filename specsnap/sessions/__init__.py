@@ -11,18 +11,25 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from specsnap.agents.base import Invocation, SessionContext, get_agent
+from specsnap.agents.base import (
+    AdapterTraits,
+    Invocation,
+    SessionContext,
+    adapter_traits,
+    get_agent,
+)
 from specsnap.errors import UsageError
 from specsnap.gitrepo import commits_between, rev_parse
 from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
+from specsnap.metering.session import SessionMetering
 from specsnap.params import recall_seed, values_for
 from specsnap.prompts import product_note, session_prompt
 from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
-from specsnap.sessions.metering import TokenMeter
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
 from specsnap.sessions.records import exit_info, session_record, write_records
@@ -127,6 +134,10 @@ def run_agent_session(
     ctx = _prepare_home(
         run, index, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
+    traits = adapter_traits(adapter, run.agent_options)
+    metering = _start_metering(traits, run, run_as)
+    if metering is not None:
+        ctx = replace(ctx, routes=metering.routes)
     invocation = adapter.invocation(ctx)
     give_to(ctx.home, run_as)
     give_to(run.sandbox, run_as)
@@ -141,7 +152,9 @@ def run_agent_session(
         sup.arm()
     token = secrets.token_hex(16)
     env = _environment(adapter.passthrough_env, run.pass_env, invocation.env, ctx, token)
-    meter = _start_meter(adapter, run, env)
+    if metering is not None:
+        env = metering.environment(env)
+        invocation = replace(invocation, argv=tuple(metering.wrap(invocation.argv)))
     limit = run.time_limit_s or tier.time_limit_s
     capture = OutputCapture(records)
     server.start()
@@ -153,45 +166,37 @@ def run_agent_session(
         sup.watcher.stop()
         server.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
-        if meter is not None:
-            meter.stop()
     duration = time.monotonic() - started
     _check_protocol(run, sup, digests)
     if not (run.sandbox / ".git").is_dir():
         notes.append("the agent deleted the repository's .git directory")
     reported = adapter.usage(ctx, capture.stdout, capture.stderr)
-    usage = _session_usage(meter, reported, notes)
+    usage, metered = _finish_metering(metering, traits, reported, notes)
     record = session_record(sup, prompt, exit, usage, duration, notes)
-    if meter is not None:
-        record["tokens_reported"] = reported.as_dict()
+    record.update(metered)
     write_records(records, record, sup)
     _retire_home(ctx.home, records)
     return record
 
 
-def _start_meter(adapter: Any, run: Run, env: dict[str, str]) -> TokenMeter | None:
-    """Put SpecSnap's token meter between the agent and its model API, if the adapter can."""
-    spec = getattr(adapter, "metered_env", None)
-    if spec is None or run.agent_options.get("meter") == "off":
+def _start_metering(traits: AdapterTraits, run: Run, run_as: RunAs) -> SessionMetering | None:
+    """SpecSnap's meter between the agent and its model APIs, holding their keys, and the
+    agent's egress confined to it; None with `--agent-opt meter=off`."""
+    if run.agent_options.get("meter") == "off":
         return None
-    variable, default_upstream = spec
-    meter = TokenMeter(env.get(variable) or default_upstream)
-    env[variable] = meter.start()
-    return meter
+    return SessionMetering.start(traits.apis, os.environ, run_as.uid, python_for(run_as))
 
 
-def _session_usage(meter: TokenMeter | None, reported: TokenUsage, notes: list[str]) -> TokenUsage:
-    """Metered tokens where the meter saw the model's answers; else what the agent reported."""
-    if meter is None:
-        return reported
-    if meter.usage is not None:
-        if reported.source == "reported" and reported.counts() != meter.usage.counts():
-            notes.append("the agent reported other token counts than the meter measured")
-        return meter.usage
-    if reported.source == "reported" and any(reported.counts()):
-        notes.append("the agent reported tokens, but no model answer passed SpecSnap's meter")
-        return TokenUsage.unknown()
-    return reported
+def _finish_metering(
+    metering: SessionMetering | None, traits: AdapterTraits, reported: TokenUsage, notes: list[str]
+) -> tuple[TokenUsage, dict[str, Any]]:
+    """The session's tokens, and the record's metering entries (see specsnap.metering)."""
+    entries: dict[str, Any] = {"web_tools": traits.web_tools, "tokens_reported": reported.as_dict()}
+    if metering is None:
+        notes.append("SpecSnap's meter was off (--agent-opt meter=off)")
+        return reported, {**entries, "egress_enforced": False, "meter": None}
+    usage, metered = metering.finish(reported, not traits.uses_model, notes)
+    return usage, {**entries, **metered}
 
 
 def solution_values(run: Run) -> dict[str, Any]:

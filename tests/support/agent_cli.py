@@ -1,70 +1,70 @@
 """The agent CLIs the functional tests run: pinned versions, installing them, running a session.
 
-The Claude Code CLI comes from npm into a cache directory of the repository (`.cache/agents`),
-at the version pinned here, so every developer and CI runs the same CLI. SPECSNAP_CLAUDE_BIN
-names another executable instead. Without node and npm, tests that need the CLI are skipped.
+The CLIs are pinned in scripts/agent-clis.txt and installed by scripts/install-agent-clis.sh
+(which .ci/run calls) into `.cache/agents`, each behind a launcher in `.cache/agents/bin`.
+A test that needs one runs the install script when its launcher is missing, and skips, naming
+the CLI and the install's error, only when the package cannot install. SPECSNAP_<NAME>_BIN
+(e.g. SPECSNAP_CLAUDE_BIN) names another executable instead.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
 import signal
 import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from specsnap.agents.base import AgentAdapter, SessionContext
 
-CLAUDE_CODE_PACKAGE = "@anthropic-ai/claude-code"
-CLAUDE_CODE_VERSION = "2.1.332"
-AGENTS_CACHE = Path(__file__).resolve().parents[2] / ".cache" / "agents"
+ROOT = Path(__file__).resolve().parents[2]
+AGENTS_CACHE = ROOT / ".cache" / "agents"
+PINS_FILE = ROOT / "scripts" / "agent-clis.txt"
+INSTALL_SCRIPT = ROOT / "scripts" / "install-agent-clis.sh"
 
 
-def npm_install_command(cache: Path = AGENTS_CACHE) -> list[str]:
-    """The exact install command (for .ci/run, too)."""
-    return [
-        "npm",
-        "install",
-        "--prefix",
-        str(cache),
-        "--no-audit",
-        "--no-fund",
-        f"{CLAUDE_CODE_PACKAGE}@{CLAUDE_CODE_VERSION}",
-    ]
+@cache
+def pinned_versions() -> dict[str, str]:
+    """CLI name → pinned version, from scripts/agent-clis.txt."""
+    pins = {}
+    for line in PINS_FILE.read_text(encoding="utf-8").splitlines():
+        fields = line.split()
+        if len(fields) == 4 and not line.startswith("#"):
+            pins[fields[0]] = fields[3]
+    return pins
 
 
-def installed_claude_version(cache: Path = AGENTS_CACHE) -> str | None:
-    manifest = cache / "node_modules" / CLAUDE_CODE_PACKAGE / "package.json"
-    try:
-        return str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
-    except (OSError, ValueError, KeyError):
-        return None
+@cache
+def _install() -> str:
+    """Run the install script once per test run; its output (for a skip's reason)."""
+    done = subprocess.run(
+        ["bash", str(INSTALL_SCRIPT)], capture_output=True, text=True, timeout=900, check=False
+    )
+    return (done.stdout + done.stderr).strip()
 
 
-def claude_binary(cache: Path = AGENTS_CACHE) -> Path:
-    """The Claude Code executable: $SPECSNAP_CLAUDE_BIN, else the pinned version in the cache,
-    installed there with npm first when missing. Skips the calling test only when npm is absent.
-    """
-    override = os.environ.get("SPECSNAP_CLAUDE_BIN")
+def cli_binary(name: str) -> Path:
+    """The launcher of the pinned CLI `name` (claude, codex, gemini, aider), installed first when
+    missing; $SPECSNAP_<NAME>_BIN instead when set. Skips the calling test, with the install's
+    own words, only when the CLI cannot be installed."""
+    override = os.environ.get(f"SPECSNAP_{name.upper()}_BIN")
     if override:
         return Path(override)
-    binary = cache / "node_modules" / ".bin" / "claude"
-    if installed_claude_version(cache) == CLAUDE_CODE_VERSION and binary.exists():
-        return binary
-    if shutil.which("npm") is None or shutil.which("node") is None:
-        pytest.skip("node and npm are not installed: cannot install the Claude Code CLI")
-    cache.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        npm_install_command(cache), capture_output=True, text=True, timeout=600, check=False
-    )
-    assert done.returncode == 0, f"npm install failed:\n{done.stdout}\n{done.stderr}"
-    assert installed_claude_version(cache) == CLAUDE_CODE_VERSION
-    return binary
+    launcher = AGENTS_CACHE / "bin" / name
+    if not launcher.exists():
+        log = _install()
+        if not launcher.exists():
+            pytest.skip(f"the {name} CLI could not be installed: {log[-500:]}")
+    return launcher
+
+
+def claude_binary() -> Path:
+    """The pinned Claude Code CLI (see cli_binary)."""
+    return cli_binary("claude")
 
 
 def agent_environment(

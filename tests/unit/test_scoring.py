@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from specsnap.scoring import compute_scores, effective_tokens, requirement_passed
+from specsnap.scoring import (
+    compute_scores,
+    effective_tokens,
+    requirement_passed,
+    token_trust_problems,
+)
 from specsnap.tokens import TokenUsage
 
 REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
@@ -53,3 +58,20 @@ def test_pass_threshold_is_inclusive():
     assert s.passed and s.net_retention == 0.75
     s = compute_scores([True, True, False, False], True, [REPORTED], 10**6, 0.75)
     assert not s.passed
+
+
+def test_only_enforced_metering_keeps_a_tes_official() -> None:
+    metered = {"input": 1, "output": 1, "cache_write": 0, "cache_read": 0, "source": "metered"}
+    sessions = [
+        {"index": 1, "tokens": metered, "egress_enforced": True, "meter": {"apis": ["openai"]}},
+        {"index": 2, "tokens": metered, "egress_enforced": False, "meter": {"apis": ["openai"]}},
+        {"index": 3, "tokens": {**metered, "source": "reported"}, "meter": None},
+        {"index": 4, "tokens": {**metered, "source": "unknown"}, "egress_enforced": False},
+        {"index": 5, "tokens": metered, "egress_enforced": False, "meter": {"apis": []}},
+    ]
+    assert token_trust_problems(sessions) == [
+        "session 2: the agent's egress was not confined to the meter, "
+        "so its requests may have gone around it",
+        "session 3: the agent reported its own tokens; none metered",
+    ]
+    assert token_trust_problems(sessions[:1]) == []

@@ -195,13 +195,15 @@ CODEX_ROLLOUT = "\n".join(
         '{"timestamp":"2026-11-29T12:00:01.000Z","type":"event_msg","payload":{"type":"token_count","info":null,"rate_limits":null}}',
         '{"timestamp":"2026-11-29T12:00:05.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":6245,"cached_input_tokens":5376,"output_tokens":407,"reasoning_output_tokens":320,"total_tokens":6652},"last_token_usage":{"input_tokens":6245,"cached_input_tokens":5376,"output_tokens":407,"reasoning_output_tokens":320,"total_tokens":6652},"model_context_window":272000}}}',
         '{"timestamp":"2026-11-29T12:00:06.000Z","type":"response_item","payload":{"type":"function_call","name":"shell","arguments":"{\\"command\\":[\\"ls\\"]}"}}',
+        # the same record again (a rate-limit update): not another response
+        '{"timestamp":"2026-11-29T12:00:06.500Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":6245,"cached_input_tokens":5376,"output_tokens":407,"reasoning_output_tokens":320,"total_tokens":6652},"last_token_usage":{"input_tokens":6245,"cached_input_tokens":5376,"output_tokens":407,"reasoning_output_tokens":320,"total_tokens":6652},"model_context_window":272000}}}',
         '{"timestamp":"2026-11-29T12:00:09.000Z","type":"event_msg","payload":{"type":"token_count","info":{"total_token_usage":{"input_tokens":26549,"cached_input_tokens":22272,"output_tokens":1590,"reasoning_output_tokens":1152,"total_tokens":28139},"last_token_usage":{"input_tokens":20304,"cached_input_tokens":16896,"output_tokens":1183,"reasoning_output_tokens":832,"total_tokens":21487},"model_context_window":272000}}}',
         '{"timestamp":"2026-11-29T12:00:10.000Z","type":"event_msg","payload":{"type":"agent_mess',
     ]
 )
 
 
-def test_codex_rollout_takes_the_last_cumulative_total_even_when_torn() -> None:
+def test_codex_rollout_sums_its_per_response_records_even_when_torn() -> None:
     assert parse_codex_rollout(CODEX_ROLLOUT) == TokenUsage(4277, 1590, 0, 22272, "reported")
     assert parse_codex_rollout(GARBAGE) == UNKNOWN
 
@@ -279,7 +281,11 @@ Tokens: 950 sent, 1.2k received. Cost: $0.01 message, $0.03 session.
 
 
 def test_aider_sums_its_rounded_token_lines() -> None:
-    assert parse_aider_output(AIDER_OUTPUT) == TokenUsage(10950, 1545, 2000, 9800, "reported")
+    """`sent` holds the cache hits and writes; `received` runs on over the session (1.2k in the
+    second line is 345 from the first exchange plus 855 from the second)."""
+    assert parse_aider_output(AIDER_OUTPUT) == TokenUsage(
+        200 + 950, 345 + 855, 2000, 9800, "reported"
+    )
 
 
 def test_aider_cut_off_before_any_report_or_garbage_is_unknown() -> None:

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.agents.base import AgentAdapter, SessionContext, TokenUsage
+from specsnap.agents.base import (
+    AdapterTraits,
+    AgentAdapter,
+    ApiRoute,
+    SessionContext,
+    TokenUsage,
+    adapter_traits,
+)
 from specsnap.agents.clis import Aider, ClaudeCode, Codex, GeminiCli
 from specsnap.errors import UsageError
 from tests.unit.agents.test_cli_usage import (  # the sample outputs live beside the parsers' tests
@@ -51,6 +58,8 @@ def test_claude_code_invocation(ctx: SessionContext) -> None:
         "--verbose",
         "--include-partial-messages",
         "--dangerously-skip-permissions",
+        "--disallowedTools",
+        "WebFetch,WebSearch",
         "--model",
         "m-1",
         "--flag",
@@ -76,6 +85,8 @@ def test_codex_invocation(ctx: SessionContext) -> None:
         "--dangerously-bypass-approvals-and-sandbox",
         "--cd",
         str(ctx.sandbox),
+        "--config",
+        'web_search="disabled"',
         "--model",
         "m-1",
         "--flag",
@@ -91,7 +102,7 @@ def test_codex_invocation(ctx: SessionContext) -> None:
 def test_codex_base_url_option_becomes_its_config_override(ctx: SessionContext) -> None:
     proxied = replace(ctx, options={"bin": "/opt/agent", "base_url": "http://127.0.0.1:8123/v1"})
     argv = Codex().invocation(proxied).argv
-    assert argv[6:8] == ("--config", 'openai_base_url="http://127.0.0.1:8123/v1"')
+    assert argv[8:10] == ("--config", 'openai_base_url="http://127.0.0.1:8123/v1"')
 
 
 def test_gemini_auth_option_and_an_existing_settings_file_are_respected(
@@ -127,6 +138,7 @@ def test_gemini_invocation_passes_the_prompt_and_writes_quiet_settings(
     assert settings["privacy"]["usageStatisticsEnabled"] is False
     assert settings["general"]["enableAutoUpdate"] is False
     assert settings["security"]["auth"]["selectedType"] == "gemini-api-key"
+    assert settings["tools"]["exclude"] == ["web_fetch", "google_web_search"]
     assert "GEMINI_API_KEY" in GeminiCli.passthrough_env
 
 
@@ -146,6 +158,8 @@ def test_aider_invocation_keeps_its_files_out_of_the_sandbox_and_runs_the_hooks(
         "--analytics-disable",
         "--no-gitignore",
         "--git-commit-verify",
+        "--no-dirty-commits",
+        "--no-detect-urls",
         "--chat-history-file",
         str(ctx.home / ".aider.chat.history.md"),
         "--input-history-file",
@@ -193,7 +207,7 @@ def test_usage_reads_stdout_and_a_missing_file_is_unknown(
     assert Aider().usage(ctx, stdout, stderr).source == "reported"
 
 
-def test_codex_usage_falls_back_to_rollouts_in_the_sessions_home(
+def test_codex_usage_reads_the_rollouts_in_the_sessions_home_then_stdout(
     ctx: SessionContext, tmp_path: Path
 ) -> None:
     stdout, stderr = tmp_path / "stdout.log", tmp_path / "stderr.log"
@@ -203,7 +217,10 @@ def test_codex_usage_falls_back_to_rollouts_in_the_sessions_home(
     day.mkdir(parents=True)
     (day / "rollout-2026-11-29T12-00-00-0199a213.jsonl").write_text(CODEX_ROLLOUT)
     assert Codex().usage(ctx, stdout, stderr) == TokenUsage(4277, 1590, 0, 22272, "reported")
-    stdout.write_text(CODEX_TURN_COMPLETED)
+    stdout.write_text(CODEX_TURN_COMPLETED)  # the rollout, one record per response, still wins
+    assert Codex().usage(ctx, stdout, stderr) == TokenUsage(4277, 1590, 0, 22272, "reported")
+    for rollout in day.iterdir():
+        rollout.unlink()
     assert Codex().usage(ctx, stdout, stderr) == TokenUsage(315, 122, 0, 24448, "reported")
 
 
@@ -217,3 +234,62 @@ def test_gemini_usage_falls_back_to_chat_recordings_in_the_sessions_home(
     chats.mkdir(parents=True)
     (chats / "session-2026-11-29T12-00-c1a2.jsonl").write_text(GEMINI_CHAT)
     assert GeminiCli().usage(ctx, stdout, stderr) == TokenUsage(3005, 120, 0, 14000, "reported")
+
+
+# --- metered sessions: the meter's URL and the placeholder key, from the session's routes
+
+ROUTES = {
+    "anthropic": ApiRoute("http://127.0.0.1:9/anthropic", "ANTHROPIC_API_KEY", "sk-ant-api03-p"),
+    "openai": ApiRoute("http://127.0.0.1:9/openai", "OPENAI_API_KEY", "sk-proj-p"),
+    "gemini": ApiRoute("http://127.0.0.1:9/gemini", "GEMINI_API_KEY", "AIzap"),
+}
+
+
+def test_metered_adapters_send_their_cli_to_the_meter_with_the_placeholder(
+    ctx: SessionContext,
+) -> None:
+    metered = replace(ctx, routes=ROUTES)
+    claude = ClaudeCode().invocation(metered).env
+    assert claude["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9/anthropic"
+    assert claude["ANTHROPIC_API_KEY"] == "sk-ant-api03-p"
+    gemini = GeminiCli().invocation(metered).env
+    assert gemini == {
+        "GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9/gemini",
+        "GEMINI_API_KEY": "AIzap",
+    }
+    aider = Aider().invocation(metered).env
+    assert aider["OPENAI_API_BASE"] == "http://127.0.0.1:9/openai"
+    assert (
+        aider["ANTHROPIC_API_BASE"] == aider["ANTHROPIC_BASE_URL"] == "http://127.0.0.1:9/anthropic"
+    )
+    assert (aider["OPENAI_API_KEY"], aider["ANTHROPIC_API_KEY"]) == ("sk-proj-p", "sk-ant-api03-p")
+
+
+def test_metered_codex_talks_to_the_meter_as_its_own_http_provider(ctx: SessionContext) -> None:
+    invocation = Codex().invocation(replace(ctx, routes=ROUTES))
+    configs = [invocation.argv[i + 1] for i, a in enumerate(invocation.argv) if a == "--config"]
+    assert configs == [
+        'web_search="disabled"',
+        'model_provider="api"',
+        'model_providers.api.name="OpenAI"',
+        'model_providers.api.base_url="http://127.0.0.1:9/openai"',
+        'model_providers.api.env_key="OPENAI_API_KEY"',
+        'model_providers.api.wire_api="responses"',
+        "model_providers.api.supports_websockets=false",
+    ]
+    assert invocation.env == {"OPENAI_API_KEY": "sk-proj-p"}
+
+
+@pytest.mark.parametrize(
+    ("adapter", "apis"),
+    [
+        (ClaudeCode(), ("anthropic",)),
+        (Codex(), ("openai",)),
+        (GeminiCli(), ("gemini",)),
+        (Aider(), ("openai", "anthropic")),
+    ],
+)
+def test_cli_adapters_declare_their_apis_and_web_tools_off(
+    adapter: AgentAdapter, apis: tuple[str, ...]
+) -> None:
+    assert adapter_traits(adapter) == AdapterTraits(apis, "disabled", True)

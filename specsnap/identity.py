@@ -1,9 +1,11 @@
-"""Who untrusted code runs as: an unprivileged account when SpecSnap is root, else ourselves.
+"""Who untrusted code runs as: unprivileged accounts when SpecSnap is root, else ourselves.
 
-When SpecSnap runs as root (the Action's container), agent sessions and the grader's test runs
-execute as the `specsnap` account, which can read neither the tier's grader or solution nor any
-session record. Run as an ordinary user, SpecSnap cannot separate the two, and the scorecard says
-so (`isolation: same-user`).
+When SpecSnap runs as root (the Action's container), each run's agent sessions execute as an
+account of the agent pool (`dev0`..`dev7`, created by scripts/setup-accounts.sh; one run per
+account at a time, see specsnap.runs), and the grader's test runs as the `specsnap` account,
+which no agent ever runs as. Neither can read the tier's grader or solution nor any session
+record. Run as an ordinary user, SpecSnap cannot separate them, and the scorecard says so
+(`isolation: same-user`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_AGENT_ACCOUNT = "specsnap"
+DEFAULT_AGENT_ACCOUNT = "specsnap"  # the grader's test runs (SPECSNAP_AGENT_USER overrides)
+DEFAULT_AGENT_POOL = tuple(f"dev{n}" for n in range(8))
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,7 @@ def resolve_run_as(account: str | None = None) -> RunAs:
 
     Only root can switch; anyone else runs untrusted code as themselves.
     """
-    me = RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
+    me = current_user()
     if os.geteuid() != 0:
         return me
     name = account or os.environ.get("SPECSNAP_AGENT_USER") or DEFAULT_AGENT_ACCOUNT
@@ -50,6 +53,28 @@ def resolve_run_as(account: str | None = None) -> RunAs:
     except KeyError:
         return me
     return RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)
+
+
+def agent_pool() -> tuple[str, ...]:
+    """The accounts agent sessions may run as: $SPECSNAP_AGENT_POOL (names separated by spaces
+    or commas; `none` runs agents as SpecSnap's own user), else dev0..dev7."""
+    raw = os.environ.get("SPECSNAP_AGENT_POOL")
+    if raw is None:
+        return DEFAULT_AGENT_POOL
+    return tuple(name for name in raw.replace(",", " ").split() if name != "none")
+
+
+def account_named(name: str) -> RunAs | None:
+    """The account `name`, or None if it does not exist or is root."""
+    try:
+        entry = pwd.getpwnam(name)
+    except KeyError:
+        return None
+    return None if entry.pw_uid == 0 else RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)
+
+
+def current_user() -> RunAs:
+    return RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
 
 
 def can_execute(path: str, run_as: RunAs) -> bool:
@@ -105,10 +130,29 @@ def python_for(run_as: RunAs) -> str:
 
 
 def give_to(path: Path, run_as: RunAs) -> None:
-    """Make `path` (recursively) owned by `run_as`, so untrusted code may write there."""
-    if run_as.is_self:
-        return
+    """Make `path` (recursively) owned by `run_as`, so untrusted code may write there.
+
+    Only what root owns is handed over, and never a file with more than one hard link: its
+    other name may be outside `path`, so handing it over could hand over a file SpecSnap never
+    meant to give.
+    """
+    if not run_as.is_self:
+        _chown_tree(path, owned_by=0, to=run_as, skip_linked=True)
+
+
+def take_back(path: Path, run_as: RunAs) -> None:
+    """Make everything under `path` that `run_as` owns owned by root again."""
+    if not run_as.is_self:
+        _chown_tree(path, owned_by=run_as.uid, to=None, skip_linked=False)
+
+
+def _chown_tree(path: Path, owned_by: int, to: RunAs | None, skip_linked: bool) -> None:
+    uid, gid = (to.uid, to.gid) if to is not None else (0, 0)
     for root, dirs, files in os.walk(path):
-        os.lchown(root, run_as.uid, run_as.gid)
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), run_as.uid, run_as.gid)
+        for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
+            info = os.lstat(name)
+            if info.st_uid != owned_by:
+                continue
+            if skip_linked and stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                continue
+            os.lchown(name, uid, gid)

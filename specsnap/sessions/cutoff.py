@@ -388,9 +388,11 @@ class CutoffWatcher:
         firing.frozen_ns = frozen or time.monotonic_ns()
         firing.frozen_wall_ns = time.time_ns()
         self._frozen = {p: read_content(self.root / p)[0] for p in tree_files(self.root)}
+        # Written in the same instant, before the freeze: what one wake-up of inotify named.
+        # (A poll names every known file; what it finds changed beside the first was not seen.)
         firing.written_between = sorted(
             p
-            for p in touched
+            for p in (touched if detected_by == "event" else [])
             if p != rel
             and (
                 self._frozen.get(p) != self._snapshot.get(p)

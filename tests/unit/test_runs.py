@@ -62,7 +62,7 @@ def test_missing_accounts_name_the_setup_script(
     pool: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("SPECSNAP_AGENT_POOL", "specsnap-no-such-account")
-    with pytest.raises(InfrastructureError, match="setup-accounts.sh"):
+    with pytest.raises(InfrastructureError, match=r"setup-accounts\.sh"):
         lease_agent_account(run_dir(pool, "a"))
 
 

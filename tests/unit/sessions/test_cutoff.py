@@ -218,9 +218,7 @@ def test_unarmed_watcher_never_fires(repo: Path) -> None:
     assert fired == []
 
 
-def test_a_change_nothing_reported_fires_when_the_session_ends(
-    repo: Path, outside: Path
-) -> None:
+def test_a_change_nothing_reported_fires_when_the_session_ends(repo: Path, outside: Path) -> None:
     os.link(repo / "pkg" / "mod.py", outside / "keep.py")
     h = Harness(repo, start=False)  # the watcher thread never ran, so no poll either
     (outside / "keep.py").write_text("x = 8\n")  # no event on the sandbox's directories

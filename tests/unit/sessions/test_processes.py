@@ -52,7 +52,9 @@ def account(tmp_path: Path) -> Iterator[RunAs]:
     release_agent_account(tmp_path)
 
 
-def start_as(account: RunAs | None, argv: list[str], env: dict[str, str]) -> subprocess.Popen[bytes]:
+def start_as(
+    account: RunAs | None, argv: list[str], env: dict[str, str]
+) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
         argv,
         env=env,

@@ -283,8 +283,9 @@ def read_refs(git_dir: Path) -> dict[str, str]:
 
 
 def repo_state(repo: Path) -> RepoState | None:
-    """The state of `repo`'s refs, history files, commits and index; None without a plain .git."""
-    if not plain_git_dir(repo):
+    """The state of `repo`'s refs, history files, commits and index; None without a plain .git
+    that git reads as a repository."""
+    if not plain_git_dir(repo) or not git(repo, "rev-parse", "--git-dir", check=False):
         return None
     git_dir = repo / ".git"
     history = {}

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from specsnap.agents.base import Invocation, SessionContext, get_agent
 from specsnap.errors import UsageError
-from specsnap.gitrepo import plain_git_dir
+from specsnap.gitrepo import rev_parse
 from specsnap.identity import RunAs, give_to, python_for, take_back
 from specsnap.prompts import session_prompt
 from specsnap.sessions.control import ControlServer, install_hooks
@@ -117,8 +117,8 @@ def _run_in_home(
     duration = time.monotonic() - started
     notes += supervised
     sup.check_protocol(digests)
-    if not plain_git_dir(run.sandbox):
-        notes.append("the agent deleted the repository's .git directory or replaced it")
+    if rev_parse(run.sandbox) is None:
+        notes.append("the repository's .git directory was deleted, replaced or broken: no HEAD")
     reported = adapter.usage(ctx, capture.stdout, capture.stderr)
     notes += retire_home(home, records / "home")
     usage = _session_usage(meter, reported, notes)

@@ -15,10 +15,10 @@ The first change in content fires, however it arrives:
 
 A `touch` or a rewrite with the same bytes never fires. A write in progress is judged by what
 it has written so far, with one exception: content that is a proper prefix of the snapshot
-(the truncation at the start of every rewrite, or a new file still empty) fires only once a
-whole poll interval has passed without the file showing other content, or when the session
-ends; so a rewrite with the same bytes never fires halfway, and a real truncation fires within
-two polls.
+(the truncation at the start of every rewrite, or a new file still empty) fires only once the
+write is closed and a whole poll interval has passed without the file showing other content,
+or when the session ends. So a rewrite with the same bytes never fires halfway, however slow
+the writer; and content that is a prefix of the snapshot can only remove code, never add any.
 
 The watcher thread blocks in poll() on the inotify descriptor, so an event wakes it at once; the
 freeze callback runs on that thread before anything else is read. It also watches `.git` for
@@ -27,9 +27,7 @@ reference updates, so a commit is seen even when the agent disabled the hooks.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import stat
 import threading
 import time
 from collections.abc import Callable
@@ -40,6 +38,7 @@ from inotify_simple import INotify
 from inotify_simple import flags as F
 
 from specsnap.globs import matches
+from specsnap.sessions.content import hard_links, read_content, tree_files
 
 TREE_MASK = (
     F.CLOSE_WRITE
@@ -54,7 +53,6 @@ TREE_MASK = (
 COMPLETE = F.CLOSE_WRITE | F.MOVED_TO | F.MOVED_FROM | F.DELETE
 GIT_MASK = F.CLOSE_WRITE | F.MOVED_TO | F.CREATE | F.DELETE
 POLL_S = 0.1
-CONTENT_CAP = 8 * 1024 * 1024  # bytes read per file; beyond it, size and mtime stand in
 
 
 @dataclass
@@ -77,72 +75,6 @@ class Firing:
     def latency_ms(self) -> float:
         """Detection to freeze, in milliseconds."""
         return round((self.frozen_ns - self.detected_ns) / 1e6, 3)
-
-
-def read_content(path: Path) -> tuple[str | None, bytes | None]:
-    """(digest, bytes) of what `path` holds; (None, None) when nothing is there.
-
-    Bytes are given for regular files only (for the prefix rule). A symlink's digest covers its
-    target and what it leads to. Nothing here blocks: FIFOs and devices are never opened for
-    reading, and at most CONTENT_CAP bytes are read.
-    """
-    try:
-        info = os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None, None
-    except OSError:
-        return "unreadable", None
-    label = b""
-    if stat.S_ISLNK(info.st_mode):
-        label = b"symlink\0" + os.fsencode(os.readlink(path)) + b"\0"
-    elif not stat.S_ISREG(info.st_mode):
-        kind = "directory" if stat.S_ISDIR(info.st_mode) else "special"
-        return kind, None
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
-    except OSError:
-        return hashlib.sha256(label + b"unreachable").hexdigest(), None
-    try:
-        opened = os.fstat(fd)
-        if not stat.S_ISREG(opened.st_mode):
-            data = b"directory" if stat.S_ISDIR(opened.st_mode) else b"special"
-        else:
-            chunks, size = [], 0
-            while size <= CONTENT_CAP and (chunk := os.read(fd, 1 << 20)):
-                chunks.append(chunk)
-                size += len(chunk)
-            data = b"".join(chunks)
-            if size > CONTENT_CAP:
-                data = data[:CONTENT_CAP] + f"\0{opened.st_size}\0{opened.st_mtime_ns}".encode()
-    finally:
-        os.close(fd)
-    return hashlib.sha256(label + data).hexdigest(), None if label else data
-
-
-def tree_files(root: Path, *, with_git: bool = False) -> list[str]:
-    """Every non-directory path under `root` (symlinks to directories included, not followed)."""
-    found = []
-    for dirpath, dirnames, filenames in os.walk(root):
-        rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-        prefix = "" if rel_dir == "." else rel_dir + "/"
-        if not prefix and not with_git and ".git" in dirnames:
-            dirnames.remove(".git")
-        found += [prefix + name for name in filenames]
-        found += [prefix + name for name in dirnames if os.path.islink(os.path.join(dirpath, name))]
-    return found
-
-
-def hard_links(root: Path) -> list[str]:
-    """Regular files under `root` (.git included) with more than one name."""
-    linked = []
-    for rel in tree_files(root, with_git=True):
-        try:
-            info = os.lstat(root / rel)
-        except OSError:
-            continue
-        if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
-            linked.append(rel)
-    return sorted(linked)
 
 
 class CutoffWatcher:
@@ -169,6 +101,7 @@ class CutoffWatcher:
         self._snapshot_bytes: dict[str, bytes] = {}
         self._known: set[str] = set()  # source paths the poll re-reads
         self._pending: dict[str, int] = {}  # source path -> when a prefix of the snapshot was seen
+        self._writing: set[str] = set()  # paths modified and not closed since
         self._frozen: dict[str, str | None] = {}  # every path -> digest right after the freeze
         self._lock = threading.Lock()
         self._inotify = INotify()
@@ -289,8 +222,13 @@ class CutoffWatcher:
 
     def _poll(self) -> None:
         now = time.monotonic_ns()
-        # A prefix of the snapshot seen a whole poll ago is no longer a rewrite in progress.
-        waited = {p for p, seen in self._pending.items() if now - seen >= POLL_S * 1e9}
+        # A prefix of the snapshot seen a whole poll ago, in a file no write is open on (as far
+        # as inotify told: modified, not closed since), is no longer a rewrite in progress.
+        waited = {
+            p
+            for p, seen in self._pending.items()
+            if now - seen >= POLL_S * 1e9 and p not in self._writing
+        }
         self._judge(sorted(self._known), "poll", settled=waited)
 
     def _handle(self, events: list) -> None:  # type: ignore[type-arg]
@@ -324,8 +262,11 @@ class CutoffWatcher:
                 rescan = True
                 continue
             touched[rel] = None
+            if event.mask & F.MODIFY:
+                self._writing.add(rel)
             if event.mask & COMPLETE:
                 completed.add(rel)
+                self._writing.discard(rel)
         if rescan:
             touched.update(dict.fromkeys(self._scan_paths()))
             touched.update(dict.fromkeys(self._snapshot))

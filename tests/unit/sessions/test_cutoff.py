@@ -112,11 +112,28 @@ def test_a_write_to_a_file_held_open_fires_before_it_is_closed(
     assert harness.firing.detected_by == "event"
 
 
-def test_a_truncation_held_open_fires_at_the_next_poll(repo: Path, harness: Harness) -> None:
-    with open(repo / "pkg" / "mod.py", "w"):
-        assert not harness.fires(POLL_S / 4)  # a rewrite in progress, so far
-        assert harness.fires(10 * POLL_S)
+def test_a_slow_rewrite_with_the_same_bytes_never_fires(repo: Path, harness: Harness) -> None:
+    with open(repo / "pkg" / "mod.py", "w") as handle:
+        assert not harness.fires(3 * POLL_S)  # truncated, still open: a rewrite in progress
+        handle.write("x = 1\n")
+    assert not harness.fires(3 * POLL_S)
+
+
+def test_a_truncation_fires_once_closed(repo: Path, harness: Harness) -> None:
+    with open(repo / "pkg" / "mod.py", "w") as handle:
+        handle.write("x")  # a prefix of "x = 1\n": code removed, none added
+        handle.flush()
+        assert not harness.fires(3 * POLL_S)
+    assert harness.fires(10 * POLL_S)
     assert harness.firing.detected_by == "poll"
+
+
+def test_a_truncation_held_open_fires_when_the_session_ends(repo: Path) -> None:
+    h = Harness(repo)
+    with open(repo / "pkg" / "mod.py", "w"):
+        assert not h.fires(3 * POLL_S)
+        h.watcher.finish()
+    assert h.firing.detected_by == "session-end"
 
 
 def test_a_write_through_mmap_fires(repo: Path, harness: Harness) -> None:

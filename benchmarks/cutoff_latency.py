@@ -45,7 +45,9 @@ for seq in range(1, 100000):
 """
 
 
-def trial(root: Path, interval_s: float, account: RunAs | None) -> tuple[float, int, float] | None:
+def trial(
+    root: Path, interval_s: float, account: RunAs | None
+) -> tuple[float, int, float, bool] | None:
     pkg = root / "pkg"
     pkg.mkdir(exist_ok=True)
     target = pkg / "mod.py"
@@ -94,7 +96,8 @@ def trial(root: Path, interval_s: float, account: RunAs | None) -> tuple[float, 
     # write() then stands in (it is earlier, so the latency reported is, if anything, too high).
     written = done_at if done_seq == 1 else started_at
     # Every write begun after the triggering one counts as slipped through.
-    return (frozen_at[0] - written) / 1e6, started_seq - 1, (swept_at[0] - frozen_at[0]) / 1e6
+    sweep = (swept_at[0] - frozen_at[0]) / 1e6
+    return (frozen_at[0] - written) / 1e6, started_seq - 1, sweep, watcher.realtime
 
 
 def main() -> None:
@@ -104,7 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     accounts = [a for a in map(account_named, agent_pool()) if a is not None]
     account = accounts[0] if os.geteuid() == 0 and accounts else None
-    latencies, slips, sweeps, missing = [], [], [], 0
+    latencies, slips, sweeps, missing, realtime = [], [], [], 0, False
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o711)  # the writer may run as the agent account
         for i in range(args.trials):
@@ -117,6 +120,7 @@ def main() -> None:
             latencies.append(result[0])
             slips.append(result[1])
             sweeps.append(result[2])
+            realtime = result[3]
     latencies.sort()
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
     mode = f"account {account.name}" if account else "process group only (not root, or no account)"
@@ -139,7 +143,8 @@ def main() -> None:
         )
     if missing:
         print(f"  {missing} trial(s) gave no sample")
-    print(f"  machine: {os.cpu_count()} cores")
+    watcher = "real-time (SCHED_FIFO)" if realtime else "ordinary priority"
+    print(f"  machine: {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; watcher {watcher}")
 
 
 if __name__ == "__main__":

@@ -97,6 +97,7 @@ class CutoffWatcher:
         self.firing: Firing | None = None
         self.armed_at_ns: int | None = None
         self.linked_at_arm: list[str] = []
+        self.realtime = False  # whether the watcher's thread runs before ordinary processes
         self._snapshot: dict[str, str] = {}  # source path -> digest at arm time
         self._snapshot_bytes: dict[str, bytes] = {}
         self._known: set[str] = set()  # source paths the poll re-reads
@@ -206,6 +207,7 @@ class CutoffWatcher:
                 self._git_wds[self._inotify.add_watch(str(path), GIT_MASK)] = rel
 
     def _loop(self) -> None:
+        self.realtime = _run_first()
         next_poll = time.monotonic() + POLL_S
         while not self._stop.is_set():
             timeout_ms = max(0, int((next_poll - time.monotonic()) * 1000))
@@ -341,6 +343,19 @@ class CutoffWatcher:
                 else p in completed
             )
         )
+
+
+def _run_first() -> bool:
+    """Give the calling thread (the watcher's) real-time priority where allowed (root, outside a
+    container that withholds CAP_SYS_NICE): on a busy machine it then wakes, and freezes the
+    agent, before any ordinary process runs again. It sleeps in poll() almost all the time, and
+    the kernel's real-time throttling bounds it in any case. Processes it forks (the freeze's
+    helper) do not inherit the priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+    except (OSError, AttributeError):
+        return False
+    return True
 
 
 def _change(before: str | None, after: str | None) -> str:

@@ -63,8 +63,6 @@ while True:
         try:
             if entry.stat().st_uid == me:
                 continue
-            if b"bootstrap" in (entry / "cmdline").read_bytes():
-                (work / "markers" / "saw-grading").write_text(entry.name)
             os.kill(int(entry.name), signal.SIGSTOP)
             (work / "markers" / f"stopped-{entry.name}").write_text("")
         except OSError:
@@ -77,6 +75,7 @@ while True:
             (work / "markers" / "forged").write_text(str(report))
         except (OSError, ValueError):
             pass
+    (work / "markers" / "heartbeat").write_text(repr(time.time()))
     time.sleep(0.02)
 """
 
@@ -126,4 +125,7 @@ def test_a_child_that_signals_the_grader_finds_nothing_to_signal(
     assert (escaped.marks / "signaller-started").exists()
     assert any("had left its session" in note for note in escaped.session(2)["notes"])
     left = sorted(p.name for p in escaped.marks.iterdir())
-    assert left == ["signaller-started"], left  # stopped nothing, saw no grading, forged nothing
+    assert left == ["heartbeat", "signaller-started"], left  # it stopped nothing, forged nothing
+    # Its last sign of life came before session 2's record was written: it never saw grading.
+    ended = (escaped.run_dir / "sessions" / "2" / "session.json").stat().st_mtime
+    assert float((escaped.marks / "heartbeat").read_text()) < ended

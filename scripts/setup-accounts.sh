@@ -33,7 +33,6 @@ deny_schedulers specsnap
 # Agent pool.
 pool="${SPECSNAP_AGENT_POOL:-dev0 dev1 dev2 dev3 dev4 dev5 dev6 dev7}"
 for name in ${pool//,/ }; do
-  [ "$name" != none ] || continue
   add_account "$name"
   deny_schedulers "$name"
 done

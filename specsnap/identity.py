@@ -57,11 +57,9 @@ def resolve_run_as(account: str | None = None) -> RunAs:
 
 def agent_pool() -> tuple[str, ...]:
     """The accounts agent sessions may run as: $SPECSNAP_AGENT_POOL (names separated by spaces
-    or commas; `none` runs agents as SpecSnap's own user), else dev0..dev7."""
-    raw = os.environ.get("SPECSNAP_AGENT_POOL")
-    if raw is None:
-        return DEFAULT_AGENT_POOL
-    return tuple(name for name in raw.replace(",", " ").split() if name != "none")
+    or commas), else dev0..dev7. As root, an agent never runs as anything else."""
+    raw = os.environ.get("SPECSNAP_AGENT_POOL", "")
+    return tuple(raw.replace(",", " ").split()) or DEFAULT_AGENT_POOL
 
 
 def account_named(name: str) -> RunAs | None:

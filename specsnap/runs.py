@@ -280,11 +280,10 @@ def _held(lease: Path, name: str) -> bool:
 
 def lease_agent_account(run_dir: Path, wanted: str | None = None) -> RunAs:
     """The account the run at `run_dir` runs its agent as, leased to it (`wanted`: the account
-    run.json records). Not root, or with $SPECSNAP_AGENT_POOL=none: SpecSnap's own user."""
-    pool = agent_pool()
-    if os.geteuid() != 0 or (not pool and wanted is None):
+    run.json records). Not root: SpecSnap's own user (it cannot switch)."""
+    if os.geteuid() != 0:
         return current_user()
-    names = [wanted] if wanted else list(pool)
+    names = [wanted] if wanted else list(agent_pool())
     accounts = [a for a in map(account_named, names) if a is not None]
     if not accounts:
         raise InfrastructureError(

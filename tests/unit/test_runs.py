@@ -64,8 +64,3 @@ def test_missing_accounts_name_the_setup_script(
     monkeypatch.setenv("SPECSNAP_AGENT_POOL", "specsnap-no-such-account")
     with pytest.raises(InfrastructureError, match=r"setup-accounts\.sh"):
         lease_agent_account(run_dir(pool, "a"))
-
-
-def test_pool_none_runs_agents_as_ourselves(pool: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setenv("SPECSNAP_AGENT_POOL", "none")
-    assert lease_agent_account(run_dir(pool, "a")).is_self

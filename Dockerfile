@@ -20,10 +20,11 @@ RUN apt-get update \
       ca-certificates git nodejs npm procps python3 python3-venv \
  && rm -rf /var/lib/apt/lists/*
 
-# Agent sessions and the grader's test runs execute as this unprivileged account (SpecSnap
-# switches to it when it runs as root, as it does here). Its uid differs from the runner's (1001),
-# so it owns nothing in the workspace it was not given.
-RUN useradd --create-home --uid 10001 --shell /bin/bash specsnap
+# Agent sessions (the agent pool) and the grader's test runs (specsnap) execute as unprivileged
+# system accounts (SpecSnap switches to them when it runs as root, as it does here). Their uids
+# differ from the runner's (1001), so they own nothing in the workspace they were not given.
+COPY scripts/setup-accounts.sh /opt/specsnap/setup-accounts.sh
+RUN bash /opt/specsnap/setup-accounts.sh
 
 WORKDIR /opt/specsnap
 COPY pyproject.toml README.md* ./src/

@@ -1,10 +1,14 @@
 """Git, run defensively: the repository belongs to the agent under test, so SpecSnap never lets
-its config, hooks or attributes run anything, and reads commits through plumbing only."""
+its config, hooks or attributes run anything, never follows a `.git` that is not a plain
+directory, ignores replace refs and grafts, and checks every object it reads against its id."""
 
 from __future__ import annotations
 
+import hashlib
 import os
+import stat
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,25 +37,44 @@ _SAFE_CONFIG = (
     "protocol.allow=never",
 )
 
+#: Repository files (relative to .git) that change what history means without changing a ref.
+HISTORY_FILES = ("info/grafts", "shallow", "objects/info/alternates", "commondir")
+
 
 class GitError(InfrastructureError):
     """A git command SpecSnap relies on failed."""
 
 
+class TamperedRepositoryError(GitError):
+    """The repository holds an object whose content does not match its id, or a tree entry git
+    itself would refuse: what SpecSnap would read is not what the commit id names."""
+
+
 def git_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """A minimal environment for git: no global or system config, no prompts."""
+    """A minimal environment for git: no global or system config, no prompts, and history as the
+    objects record it (no replace refs, no grafts)."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "HOME": "/nonexistent",
         "GIT_CONFIG_NOSYSTEM": "1",
         "GIT_CONFIG_GLOBAL": "/dev/null",
         "GIT_TERMINAL_PROMPT": "0",
-        # Replace refs would let a repository show another commit's content under HEAD's id.
+        # Replace refs and grafts would let a repository show other content under HEAD's id.
         "GIT_NO_REPLACE_OBJECTS": "1",
+        "GIT_GRAFT_FILE": "/dev/null",
         "LC_ALL": "C",
     }
     env.update(extra or {})
     return env
+
+
+def plain_git_dir(repo: Path) -> bool:
+    """Whether `repo/.git` is a real directory (not a symlink, nor a `gitdir:` file pointing
+    somewhere else, which would let the agent swap in a repository outside its sandbox)."""
+    try:
+        return stat.S_ISDIR(os.lstat(repo / ".git").st_mode)
+    except OSError:
+        return False
 
 
 def git(
@@ -61,12 +84,18 @@ def git(
     env: dict[str, str] | None = None,
     check: bool = True,
 ) -> bytes:
-    """Run `git args` in `repo` with the safe settings; stdout as bytes."""
+    """Run `git args` in `repo` with the safe settings; stdout as bytes.
+
+    GIT_DIR is always `repo/.git`, so git never searches parent directories for a repository.
+    """
+    git_dir = repo / ".git"
+    if os.path.lexists(git_dir) and not plain_git_dir(repo):
+        raise GitError(f"{git_dir} is not a directory; SpecSnap does not follow it")
     proc = subprocess.run(
         ["git", *_SAFE_CONFIG, *args],
         cwd=repo,
         input=input,
-        env=git_env(env),
+        env=git_env({"GIT_DIR": str(git_dir), "GIT_WORK_TREE": str(repo), **(env or {})}),
         capture_output=True,
         check=False,
     )
@@ -80,7 +109,7 @@ def git(
 
 def rev_parse(repo: Path, rev: str = "HEAD") -> str | None:
     """The commit id `rev` names, or None when the repository has no such commit."""
-    if not (repo / ".git").exists():
+    if not plain_git_dir(repo):
         return None
     out = git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
     return out.decode().strip() or None
@@ -108,6 +137,35 @@ def create_baseline(repo: Path, message: str) -> str:
     return commit
 
 
+# -- objects, read and checked -------------------------------------------------------------
+
+
+def read_objects(repo: Path, ids: list[str]) -> dict[str, tuple[str, bytes]]:
+    """{id: (type, content)} for every id, each checked against its id (git does not check
+    objects when it reads them, so a rewritten object file would otherwise go unnoticed)."""
+    if not ids:
+        return {}
+    out = git(repo, "cat-file", "--batch", input=b"".join(i.encode() + b"\n" for i in ids))
+    found = {}
+    pos = 0
+    for wanted in ids:
+        header_end = out.index(b"\n", pos)
+        header = out[pos:header_end].split()
+        if len(header) != 3:
+            raise GitError(f"object {wanted} is missing from {repo}")
+        kind, size = header[1].decode(), int(header[2])
+        content = out[header_end + 1 : header_end + 1 + size]
+        pos = header_end + 1 + size + 1
+        algorithm = hashlib.sha1 if len(wanted) == 40 else hashlib.sha256
+        actual = algorithm(f"{kind} {size}\0".encode() + content).hexdigest()
+        if actual != wanted:
+            raise TamperedRepositoryError(
+                f"object {wanted} in {repo} holds content whose id is {actual}"
+            )
+        found[wanted] = (kind, content)
+    return found
+
+
 @dataclass(frozen=True)
 class TreeEntry:
     mode: str  # 100644, 100755, 120000 (160000 submodules are skipped)
@@ -115,36 +173,63 @@ class TreeEntry:
     path: str
 
 
-def list_tree(repo: Path, commit: str) -> list[TreeEntry]:
-    """Every file of `commit`'s tree, read with plumbing (no filters, no attributes)."""
-    out = git(repo, "ls-tree", "-r", "-z", "--full-tree", commit)
+def _tree_entries(content: bytes, id_size: int) -> list[tuple[str, bytes, str]]:
+    """(mode, name, id) of each entry of a raw tree object."""
     entries = []
-    for record in out.split(b"\0"):
-        if not record:
-            continue
-        meta, path = record.split(b"\t", 1)
-        mode, kind, blob = meta.decode().split()
-        if kind == "blob":
-            entries.append(TreeEntry(mode, blob, os.fsdecode(path)))
+    pos = 0
+    while pos < len(content):
+        space = content.index(b" ", pos)
+        nul = content.index(b"\0", space)
+        name = content[space + 1 : nul]
+        entries.append(
+            (content[pos:space].decode(), name, content[nul + 1 : nul + 1 + id_size].hex())
+        )
+        pos = nul + 1 + id_size
     return entries
+
+
+def list_tree(repo: Path, commit: str) -> list[TreeEntry]:
+    """Every file of `commit`'s tree, read from checked objects (no filters, no attributes)."""
+    commit_id = rev_parse(repo, commit)
+    if commit_id is None:
+        raise GitError(f"{commit} names no commit in {repo}")
+    kind, content = read_objects(repo, [commit_id])[commit_id]
+    if kind != "commit" or not content.startswith(b"tree "):
+        raise TamperedRepositoryError(f"{commit_id} in {repo} is not a commit")
+    id_size = len(commit_id) // 2
+    level = [("", content[5 : content.index(b"\n")].decode())]
+    entries = []
+    while level:
+        trees = read_objects(repo, sorted({tree for _, tree in level}))
+        next_level = []
+        for prefix, tree in level:
+            tree_kind, raw = trees[tree]
+            if tree_kind != "tree":
+                raise TamperedRepositoryError(f"{tree} in {repo} is a {tree_kind}, not a tree")
+            for mode, name, object_id in _tree_entries(raw, id_size):
+                if b"/" in name or name.lower() in (b"", b".", b"..", b".git"):
+                    raise TamperedRepositoryError(f"tree {tree} in {repo} has an entry {name!r}")
+                path = prefix + os.fsdecode(name)
+                if mode == "40000":
+                    next_level.append((path + "/", object_id))
+                elif mode in ("100644", "100755", "120000"):
+                    entries.append(TreeEntry(mode, object_id, path))
+        level = next_level
+    return sorted(entries, key=lambda e: e.path)
 
 
 def export_commit(repo: Path, commit: str, dest: Path) -> None:
     """Write `commit`'s tree into the empty directory `dest`, byte for byte, modes kept.
 
-    Blobs come raw from `git cat-file --batch`, so no clean/smudge filter, `export-subst` or
-    `export-ignore` attribute of the agent's can change what is graded.
+    Blobs are read raw and checked against their ids, so no clean/smudge filter, `export-subst`
+    or `export-ignore` attribute, replace ref or rewritten object file can change what is graded.
     """
     entries = list_tree(repo, commit)
-    request = b"".join(e.blob.encode() + b"\n" for e in entries)
-    out = git(repo, "cat-file", "--batch", input=request)
-    pos = 0
+    blobs = read_objects(repo, sorted({e.blob for e in entries}))
     for entry in entries:
-        header_end = out.index(b"\n", pos)
-        _sha, _kind, size = out[pos:header_end].split()
-        start = header_end + 1
-        content = out[start : start + int(size)]
-        pos = start + int(size) + 1
+        kind, content = blobs[entry.blob]
+        if kind != "blob":
+            raise TamperedRepositoryError(f"{entry.path} in {repo} is a {kind}, not a file")
         target = dest / entry.path
         if not target.resolve().is_relative_to(dest.resolve()):
             raise GitError(f"refusing to export {entry.path!r}: it leaves the export directory")
@@ -154,3 +239,79 @@ def export_commit(repo: Path, commit: str, dest: Path) -> None:
         else:
             target.write_bytes(content)
             target.chmod(0o755 if entry.mode == "100755" else 0o644)
+
+
+# -- the repository's state, for the reconciliation of an armed session ---------------------
+
+
+@dataclass(frozen=True)
+class RepoState:
+    """What a session could change in `.git` besides the working tree."""
+
+    head: str  # HEAD as written (`ref: refs/heads/main` or an id)
+    refs: Mapping[str, str]  # every ref, loose or packed, refs/replace included -> its id
+    history_files: Mapping[str, str | None]  # HISTORY_FILES -> sha256 of the content, or None
+    commits: frozenset[str]  # every commit object in the store (alternates included)
+    index: Mapping[str, str]  # path -> "mode id stage" of the index; {} if it is unreadable
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        if stat.S_ISLNK(os.lstat(path).st_mode):
+            return b"symlink:" + os.fsencode(os.readlink(path))
+        with open(path, "rb") as handle:
+            return handle.read()
+    except OSError:
+        return None
+
+
+def read_refs(git_dir: Path) -> dict[str, str]:
+    """Every ref from packed-refs and the loose files under refs/, read raw (git skips refs it
+    finds broken; a reconciliation must not)."""
+    refs = {}
+    packed = _read(git_dir / "packed-refs") or b""
+    for line in packed.decode(errors="replace").splitlines():
+        if line and line[0] not in "#^":
+            object_id, _, name = line.partition(" ")
+            refs[name] = object_id
+    for dirpath, _dirs, files in os.walk(git_dir / "refs"):
+        for name in files:
+            path = Path(dirpath) / name
+            content = _read(path)
+            ref = path.relative_to(git_dir).as_posix()
+            refs[ref] = (content or b"").decode(errors="replace").strip()
+    return refs
+
+
+def repo_state(repo: Path) -> RepoState | None:
+    """The state of `repo`'s refs, history files, commits and index; None without a plain .git
+    that git reads as a repository."""
+    if not plain_git_dir(repo) or not git(repo, "rev-parse", "--git-dir", check=False):
+        return None
+    git_dir = repo / ".git"
+    history = {}
+    for name in HISTORY_FILES:
+        content = _read(git_dir / name)
+        history[name] = None if content is None else hashlib.sha256(content).hexdigest()
+    listing = git(
+        repo,
+        "cat-file",
+        "--batch-all-objects",
+        "--batch-check=%(objecttype) %(objectname)",
+        check=False,
+    )
+    commits = frozenset(
+        line.split()[1] for line in listing.decode().splitlines() if line.startswith("commit ")
+    )
+    index = {}
+    for record in git(repo, "ls-files", "-s", "-z", check=False).split(b"\0"):
+        if record:
+            meta, path = record.split(b"\t", 1)
+            index[os.fsdecode(path)] = meta.decode()
+    return RepoState(
+        head=(_read(git_dir / "HEAD") or b"").decode(errors="replace").strip(),
+        refs=read_refs(git_dir),
+        history_files=history,
+        commits=commits,
+        index=index,
+    )

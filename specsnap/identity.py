@@ -1,9 +1,11 @@
-"""Who untrusted code runs as: an unprivileged account when SpecSnap is root, else ourselves.
+"""Who untrusted code runs as: unprivileged accounts when SpecSnap is root, else ourselves.
 
-When SpecSnap runs as root (the Action's container), agent sessions and the grader's test runs
-execute as the `specsnap` account, which can read neither the tier's grader or solution nor any
-session record. Run as an ordinary user, SpecSnap cannot separate the two, and the scorecard says
-so (`isolation: same-user`).
+When SpecSnap runs as root (the Action's container), each run's agent sessions execute as an
+account of the agent pool (`dev0`..`dev7`, created by scripts/setup-accounts.sh; one run per
+account at a time, see specsnap.runs), and graded code runs as accounts of the grading pool
+(`specsnap-subject0`..`11`, see specsnap.grading.isolation), which no agent ever runs as. None
+of them can read the tier's grader or solution nor any session record. Run as an ordinary user,
+SpecSnap cannot separate them, and the scorecard says so (`isolation: same-user`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_AGENT_ACCOUNT = "specsnap"
+DEFAULT_AGENT_POOL = tuple(f"dev{n}" for n in range(8))
 
 
 @dataclass(frozen=True)
@@ -34,22 +36,31 @@ class RunAs:
         return "same-user" if self.is_self else "separate-user"
 
 
-def resolve_run_as(account: str | None = None) -> RunAs:
-    """The account for untrusted code: `account`, else $SPECSNAP_AGENT_USER, else `specsnap`.
+def agent_pool() -> tuple[str, ...]:
+    """The accounts agent sessions may run as: $SPECSNAP_AGENT_POOL (names separated by spaces
+    or commas), else dev0..dev7. As root, an agent never runs as anything else."""
+    raw = os.environ.get("SPECSNAP_AGENT_POOL", "")
+    return tuple(raw.replace(",", " ").split()) or DEFAULT_AGENT_POOL
 
-    Only root can switch; anyone else runs untrusted code as themselves.
-    """
-    me = RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
-    if os.geteuid() != 0:
-        return me
-    name = account or os.environ.get("SPECSNAP_AGENT_USER") or DEFAULT_AGENT_ACCOUNT
-    if name in ("", "none", "root"):
-        return me
+
+def account_named(name: str) -> RunAs | None:
+    """The account `name`, or None if it does not exist or is root."""
     try:
         entry = pwd.getpwnam(name)
     except KeyError:
-        return me
-    return RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)
+        return None
+    return None if entry.pw_uid == 0 else RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)
+
+
+def current_user() -> RunAs:
+    return RunAs(os.geteuid(), os.getegid(), pwd.getpwuid(os.geteuid()).pw_name)
+
+
+def anyone() -> RunAs:
+    """An account that is not ours (as root: any other), for "could anyone run this" checks."""
+    if os.geteuid() != 0:
+        return current_user()
+    return RunAs(65534, 65534, "nobody")
 
 
 def can_execute(path: str, run_as: RunAs) -> bool:
@@ -105,10 +116,29 @@ def python_for(run_as: RunAs) -> str:
 
 
 def give_to(path: Path, run_as: RunAs) -> None:
-    """Make `path` (recursively) owned by `run_as`, so untrusted code may write there."""
-    if run_as.is_self:
-        return
+    """Make `path` (recursively) owned by `run_as`, so untrusted code may write there.
+
+    Only what root owns is handed over, and never a file with more than one hard link: its
+    other name may be outside `path`, so handing it over could hand over a file SpecSnap never
+    meant to give.
+    """
+    if not run_as.is_self:
+        _chown_tree(path, owned_by=0, to=run_as, skip_linked=True)
+
+
+def take_back(path: Path, run_as: RunAs) -> None:
+    """Make everything under `path` that `run_as` owns owned by root again."""
+    if not run_as.is_self:
+        _chown_tree(path, owned_by=run_as.uid, to=None, skip_linked=False)
+
+
+def _chown_tree(path: Path, owned_by: int, to: RunAs | None, skip_linked: bool) -> None:
+    uid, gid = (to.uid, to.gid) if to is not None else (0, 0)
     for root, dirs, files in os.walk(path):
-        os.lchown(root, run_as.uid, run_as.gid)
-        for name in dirs + files:
-            os.lchown(os.path.join(root, name), run_as.uid, run_as.gid)
+        for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
+            info = os.lstat(name)
+            if info.st_uid != owned_by:
+                continue
+            if skip_linked and stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                continue
+            os.lchown(name, uid, gid)

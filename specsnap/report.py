@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from specsnap import __version__
 from specsnap.errors import InputError, Problem
-from specsnap.identity import isolation_problems, resolve_run_as
+from specsnap.identity import account_named, current_user, isolation_problems
 from specsnap.params import draw
 from specsnap.render.markdown import render_markdown
 from specsnap.scorecard.codec import DecodeError, from_json
@@ -57,6 +57,8 @@ class RunSettings(Protocol):
     def budget_tokens(self) -> int | None: ...
     @property
     def tier_sha256(self) -> str: ...
+    @property
+    def agent_account(self) -> str: ...  # "" when the agent ran as SpecSnap's own user
     def unofficial_reasons(self) -> list[str]: ...
 
 
@@ -83,7 +85,8 @@ def build_scorecard(
     )
     drawn = {name: str(value) for name, value in draw(tier, run.seed).items()}
     secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
-    reasons = run.unofficial_reasons() + isolation_problems(resolve_run_as(), secrets)
+    agent = (account_named(run.agent_account) if run.agent_account else None) or current_user()
+    reasons = run.unofficial_reasons() + isolation_problems(agent, secrets)
     reasons += token_trust_problems(records)
     card = Scorecard(
         schema_version=SCHEMA_VERSION,

@@ -7,32 +7,50 @@ run` calls them in sequence.
     RUN_DIR/run.json           run state          RUN_DIR/sandbox/   the agent's repository
     RUN_DIR/sessions/N/        records (prompt, output, cutoff.json, session.json)
     RUN_DIR/scorecard.json     RUN_DIR/scorecard.md
+
+As root, a run holds one account of the agent pool (identity.agent_pool) from prepare until it
+is graded: a lease file (NAME.lease in $SPECSNAP_LEASE_DIR, default /run/specsnap/accounts)
+names the run directory, and run.json records the account, so parallel runs on one machine
+never share an account. A lease whose run directory is gone, graded, or records another account
+is free again.
+The agent's account may pass through the run directory (mode 0711) to reach its sandbox; it can
+open nothing else in it (run.json 0600, sessions/ 0700).
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from specsnap import __version__
-from specsnap.errors import UsageError
+from specsnap.errors import InfrastructureError, UsageError
 from specsnap.gitrepo import create_baseline, git
 from specsnap.grading import grade_repository
-from specsnap.identity import can_execute, resolve_run_as
+from specsnap.identity import (
+    RunAs,
+    account_named,
+    agent_pool,
+    can_execute,
+    current_user,
+)
 from specsnap.params import values_for
 from specsnap.receipt import tier_digest
 from specsnap.report import build_scorecard, write_report
 from specsnap.scorecard.model import Scorecard
+from specsnap.sessions.processes import account_pids, end_account
 from specsnap.tiers import Tier, load_tier
 
 RUN_FILE = "run.json"
 BASELINE_MESSAGE = "Baseline"
+DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
 
 @dataclass(frozen=True)
@@ -52,6 +70,7 @@ class Run:
     baseline_commit: str = ""
     sessions_done: list[int] = field(default_factory=list)
     specsnap_version: str = __version__
+    agent_account: str = ""  # the pool account its sessions run as; "" = SpecSnap's own user
 
     @property
     def sandbox(self) -> Path:
@@ -78,7 +97,10 @@ class Run:
         data = asdict(self)
         data["run_dir"] = None
         tmp = self.run_dir / (RUN_FILE + ".tmp")
-        tmp.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+        tmp.unlink(missing_ok=True)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # never the agent's to read
+        with os.fdopen(fd, "w") as handle:
+            handle.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
         os.replace(tmp, self.run_dir / RUN_FILE)
 
 
@@ -122,15 +144,16 @@ def prepare_run(
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)
-        if replace(existing, baseline_commit="", sessions_done=[]) != wanted:
+        if replace(existing, baseline_commit="", sessions_done=[], agent_account="") != wanted:
             raise UsageError(f"{out} already holds a different run; choose another --out")
         return existing
     if out.exists() and any(out.iterdir()):
         raise UsageError(f"{out} exists and is not empty; choose another --out")
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o711)  # the agent may pass through to its sandbox, never list the run
-    run_as = resolve_run_as()
+    run_as = lease_agent_account(out.resolve())
     if not can_execute(str(out), run_as):
+        release_agent_account(out.resolve())
         raise UsageError(
             f"the agent account {run_as.name!r} cannot reach {out.resolve()}: a parent directory "
             "is closed to it; choose a run directory under a world-searchable one such as /tmp"
@@ -147,7 +170,8 @@ def prepare_run(
     git(sandbox, "config", "user.name", "SpecSnap Agent")
     git(sandbox, "config", "user.email", "agent@specsnap.invalid")
     (out / "sessions").mkdir(mode=0o700)
-    run = replace(wanted, baseline_commit=commit)
+    account = "" if run_as.is_self else run_as.name
+    run = replace(wanted, baseline_commit=commit, agent_account=account)
     run.save()
     return run
 
@@ -172,7 +196,8 @@ def run_session(
 
     run = load_run(run_dir)
     require_session_order(run, index)
-    record = run_agent_session(run, index, on_cutoff)
+    run_as = lease_agent_account(run.run_dir, run.agent_account or None)
+    record = run_agent_session(run, run_as, index, on_cutoff)
     replace(run, sessions_done=[*run.sessions_done, index]).save()
     return record
 
@@ -198,9 +223,92 @@ def grade_run(run_dir: Path) -> Scorecard:
     if missing:
         raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
     records = session_records(run)
-    breaches = session_breaches(records)
+    breaches = session_breaches(records) + _alive_at_grading(run)
     started = time.monotonic()
     grade = grade_repository(tier, run.sandbox, values_for(tier, run.seed), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
     write_report(card, run_dir)
+    release_agent_account(run.run_dir)
     return card
+
+
+def _alive_at_grading(run: Run) -> list[dict[str, Any]]:
+    """Nothing of the agent may run while its work is graded: end whatever of its account is
+    alive (nothing should be; the sessions ended it all) and call it a breach."""
+    account = account_named(run.agent_account) if run.agent_account else None
+    if account is None or os.geteuid() != 0 or not account_pids(account.uid):
+        return []
+    alive = end_account(account)
+    what = f"{alive} process(es) of the agent's account were alive at grading; SpecSnap ended them"
+    return [{"session": run.tier.sessions, "what": what}]
+
+
+# -- the agent account pool ----------------------------------------------------------------
+
+
+def _lease_dir() -> Path:
+    return Path(os.environ.get("SPECSNAP_LEASE_DIR") or DEFAULT_LEASE_DIR)
+
+
+@contextlib.contextmanager
+def _pool_locked() -> Iterator[Path]:
+    leases = _lease_dir()
+    leases.mkdir(mode=0o700, parents=True, exist_ok=True)
+    with open(leases / ".leases.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield leases
+
+
+def _holder(lease: Path) -> Path | None:
+    try:
+        return Path(lease.read_text().strip())
+    except OSError:
+        return None
+
+
+def _held(lease: Path, name: str) -> bool:
+    """Whether the run named in `lease` still holds account `name`."""
+    holder = _holder(lease)
+    if holder is None or not holder.is_dir() or (holder / "scorecard.json").exists():
+        return False
+    try:
+        return bool(json.loads((holder / RUN_FILE).read_text()).get("agent_account") == name)
+    except FileNotFoundError:
+        return True  # still being prepared
+    except (OSError, ValueError, AttributeError):
+        return False
+
+
+def lease_agent_account(run_dir: Path, wanted: str | None = None) -> RunAs:
+    """The account the run at `run_dir` runs its agent as, leased to it (`wanted`: the account
+    run.json records). Not root: SpecSnap's own user (it cannot switch)."""
+    if os.geteuid() != 0:
+        return current_user()
+    names = [wanted] if wanted else list(agent_pool())
+    accounts = [a for a in map(account_named, names) if a is not None]
+    if not accounts:
+        raise InfrastructureError(
+            f"no agent account exists (looked for {', '.join(names)}): run "
+            "scripts/setup-accounts.sh as root, or set SPECSNAP_AGENT_POOL to existing accounts"
+        )
+    with _pool_locked() as leases:
+        busy = []
+        for account in accounts:
+            lease = leases / f"{account.name}.lease"
+            if _holder(lease) == run_dir or not _held(lease, account.name):
+                tmp = leases / f".{account.name}.lease.tmp"
+                tmp.write_text(f"{run_dir}\n")
+                os.replace(tmp, lease)
+                return account
+            busy.append(f"{account.name} ({_holder(lease)})")
+    raise InfrastructureError(f"every agent account is in use by another run: {', '.join(busy)}")
+
+
+def release_agent_account(run_dir: Path) -> None:
+    """Give up the lease the run at `run_dir` holds, if any."""
+    if os.geteuid() != 0 or not _lease_dir().is_dir():
+        return
+    with _pool_locked() as leases:
+        for lease in leases.glob("*.lease"):
+            if _holder(lease) == run_dir:
+                lease.unlink(missing_ok=True)

@@ -2,17 +2,27 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from specsnap.identity import account_named, agent_pool
 from specsnap.tiers import Tier, load_tier
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_TIERS = ROOT / "tests" / "fixtures" / "tiers"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def agent_accounts() -> None:
+    """As root, agent sessions run as accounts of the pool: create them once if missing."""
+    if os.geteuid() == 0 and any(account_named(name) is None for name in agent_pool()):
+        subprocess.run(["bash", str(ROOT / "scripts" / "setup-accounts.sh")], check=True)
 
 
 @pytest.fixture

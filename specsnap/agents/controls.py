@@ -16,7 +16,7 @@ from importlib import resources
 from pathlib import Path
 
 from specsnap.agents.base import Invocation, SessionContext, register_agent
-from specsnap.identity import python_for, resolve_run_as
+from specsnap.identity import anyone, python_for
 from specsnap.tokens import TokenUsage
 
 SCRIPT = "control_agent.py"
@@ -34,7 +34,7 @@ class ControlAgent:
         script = ctx.home / SCRIPT
         with resources.as_file(resources.files("specsnap.agents").joinpath(SCRIPT)) as source:
             shutil.copyfile(source, script)
-        argv = [python_for(resolve_run_as()), "-I", "-S", str(script), self.name]
+        argv = [python_for(anyone()), "-I", "-S", str(script), self.name]
         argv += [str(ctx.prompt_file), str(ctx.control_dir or ctx.home)]
         if ctx.options.get("contract") == "original":
             argv += ["--contract", "original"]

@@ -1,5 +1,6 @@
-"""One agent session (SPEC §1.2 to §1.4): fresh HOME, scrubbed environment, the whole process
-group, the cutoff, and every record kept outside the sandbox in RUN_DIR/sessions/N/."""
+"""One agent session (SPEC §1.2 to §1.4): its own account, fresh HOME, scrubbed environment,
+the cutoff, every process of the session ended, the sandbox taken back, and every record kept
+outside the sandbox in RUN_DIR/sessions/N/."""
 
 from __future__ import annotations
 
@@ -23,16 +24,17 @@ from specsnap.agents.base import (
     get_agent,
 )
 from specsnap.errors import UsageError
-from specsnap.gitrepo import commits_between, rev_parse
-from specsnap.identity import RunAs, give_to, python_for, resolve_run_as
+from specsnap.gitrepo import rev_parse
+from specsnap.identity import RunAs, give_to, python_for, take_back
 from specsnap.metering.session import SessionMetering
 from specsnap.params import recall_seed, values_for
-from specsnap.prompts import product_note, session_prompt
-from specsnap.sessions.control import ControlServer, hook_tampering, install_hooks
-from specsnap.sessions.cutoff import CutoffWatcher, Firing
+from specsnap.prompts import session_prompt
+from specsnap.sessions.control import ControlServer, install_hooks
+from specsnap.sessions.homes import Home, clear_shared_tmp, make_home, retire_home
 from specsnap.sessions.output import OutputCapture
-from specsnap.sessions.processes import SessionMarks, freeze, terminate
+from specsnap.sessions.processes import SessionMarks, end_account, freeze, terminate
 from specsnap.sessions.records import exit_info, session_record, write_records
+from specsnap.sessions.supervisor import Supervisor
 from specsnap.solutions import write_solution
 from specsnap.tokens import TokenUsage
 
@@ -42,109 +44,68 @@ if TYPE_CHECKING:
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
-class Supervisor:
-    """Holds the state one session's threads share: arming, firing, commits seen."""
-
-    def __init__(
-        self, run: Run, index: int, on_cutoff: Callable[[str], None] | None = None
-    ) -> None:
-        self.on_cutoff = on_cutoff
-        self.run = run
-        self.index = index
-        tier = run.tier
-        self.final = index == tier.sessions
-        self.arm_on_commit = index == 1 and tier.cutoff_arm == "baseline_commit"
-        self.note = product_note(tier, run.seed) if self.arm_on_commit else None
-        self.note_delivered = False
-        self.head_at_start = rev_parse(run.sandbox)
-        self.head_at_arm: str | None = None
-        self.marks: SessionMarks | None = None
-        self.stopped = threading.Event()
-        self.reason: str | None = None  # source-edit, commit-attempt, commit
-        self.started_ns = time.monotonic_ns()
-        self.fired_ns: int | None = None  # when the cutoff fired (time.monotonic_ns())
-        self.breaches: list[dict[str, Any]] = []
-        self._lock = threading.Lock()
-        self.watcher = CutoffWatcher(
-            run.sandbox, tier.watch, tier.ignore, self._on_fire, self._on_ref_change
-        )
-
-    def arm(self) -> None:
-        if self.final:
-            return
-        with self._lock:
-            if self.watcher.armed:
-                return
-            self.head_at_arm = rev_parse(self.run.sandbox)
-            self.watcher.arm()
-
-    def _freeze(self, reason: str) -> int | None:
-        with self._lock:
-            if self.reason is not None:
-                return None
-            self.reason = reason
-            self.fired_ns = time.monotonic_ns()
-        frozen = freeze(self.marks) if self.marks is not None else None
-        self.stopped.set()
-        if self.on_cutoff is not None:
-            self.on_cutoff(reason)
-        return frozen
-
-    def _on_fire(self, firing: Firing) -> int | None:
-        return self._freeze("source-edit")
-
-    def _on_ref_change(self) -> None:
-        head = rev_parse(self.run.sandbox)
-        if self.watcher.armed and head != self.head_at_arm and self.reason is None:
-            self._freeze("commit")
-        elif self.arm_on_commit and head != self.head_at_start:
-            self.arm()
-
-    def on_hook(self, hook: str) -> tuple[int, str]:
-        """Answer a git hook of the agent's (see sessions.control)."""
-        if hook == "pre-commit":
-            if self.watcher.armed:
-                self._freeze("commit-attempt")
-                return 1, "specsnap: commits are refused while the cutoff is armed\n"
-            return 0, ""
-        if self.arm_on_commit and rev_parse(self.run.sandbox) != self.head_at_start:
-            self.arm()
-            if self.note and not self.note_delivered:
-                self.note_delivered = True
-                return 0, "\n" + self.note + "\n"
-        return 0, ""
-
-
 def run_agent_session(
-    run: Run, index: int, on_cutoff: Callable[[str], None] | None = None
+    run: Run, run_as: RunAs, index: int, on_cutoff: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
-    """Run session `index`; returns (and writes) its record, whatever the agent did.
+    """Run session `index` as `run_as`; returns (and writes) its record, whatever the agent did.
 
     `on_cutoff(reason)` is called, on the watcher's thread, right after the agent is frozen.
     """
     tier = run.tier
     adapter = get_agent(run.agent)
-    run_as = resolve_run_as()
     records = run.session_dir(index)
     if records.exists():
         raise UsageError(f"{records} exists: session {index} was started before")
     records.mkdir(parents=True, mode=0o700)
+    account = None if run_as.is_self else run_as
+    notes = []
+    if account is not None and (leftovers := end_account(account)):
+        notes.append(
+            f"{leftovers} process(es) of the agent's account were alive before the "
+            "session; SpecSnap ended them"
+        )
     prompt = session_prompt(tier, run.seed, index)
     (records / "prompt.md").write_text(prompt, encoding="utf-8")
+    home = make_home(run.run_dir, index, run.sandbox, run_as)
+    try:
+        return _run_in_home(run, run_as, index, adapter, prompt, home, on_cutoff, notes)
+    finally:  # also when SpecSnap itself failed mid-session
+        if account is not None:
+            end_account(account)
+        if home.path.exists():
+            retire_home(home, records / "home")
+        clear_shared_tmp(run_as)
+        take_back(run.sandbox, run_as)
+
+
+def _run_in_home(
+    run: Run,
+    run_as: RunAs,
+    index: int,
+    adapter: Any,
+    prompt: str,
+    home: Home,
+    on_cutoff: Callable[[str], None] | None,
+    notes: list[str],
+) -> dict[str, Any]:
+    records = run.session_dir(index)
     ctx = _prepare_home(
-        run, index, prompt, needs_solution=getattr(adapter, "needs_solution", False)
+        run, index, home.path, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
     traits = adapter_traits(adapter, run.agent_options)
     metering = _start_metering(traits, run, run_as)
     if metering is not None:
         ctx = replace(ctx, routes=metering.routes)
     invocation = adapter.invocation(ctx)
-    give_to(ctx.home, run_as)
+    give_to(home.path, run_as)
     give_to(run.sandbox, run_as)
+    run.sandbox.chmod(0o700)  # other accounts (other runs' agents) never read it
 
     sup = Supervisor(run, index, on_cutoff)
     ctl_dir = Path(tempfile.mkdtemp(prefix="specsnap-ctl-"))
-    ctl_dir.chmod(0o711)
+    if not run_as.is_self:  # only the agent's account (its own group) reaches the socket
+        os.chown(ctl_dir, 0, run_as.gid)
+    ctl_dir.chmod(0o710 if not run_as.is_self else 0o711)
     server = ControlServer(ctl_dir / "hooks.sock", sup.on_hook)
     digests = install_hooks(run.sandbox, python_for(run_as), server.path)
     give_to(run.sandbox / ".git" / "hooks", run_as)
@@ -155,27 +116,34 @@ def run_agent_session(
     if metering is not None:
         env = metering.environment(env)
         invocation = replace(invocation, argv=tuple(metering.wrap(invocation.argv)))
-    limit = run.time_limit_s or tier.time_limit_s
+    limit = run.time_limit_s or run.tier.time_limit_s
     capture = OutputCapture(records)
     server.start()
     sup.watcher.start()
     started = time.monotonic()
     try:
-        exit, notes = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
+        exit, supervised = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
     finally:
-        sup.watcher.stop()
+        sup.watcher.finish()  # the agent is gone: a change nothing reported yet fires now
         server.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
     duration = time.monotonic() - started
-    _check_protocol(run, sup, digests)
-    if not (run.sandbox / ".git").is_dir():
-        notes.append("the agent deleted the repository's .git directory")
+    notes += supervised
+    sup.check_protocol(digests)
+    if rev_parse(run.sandbox) is None:
+        notes.append("the repository's .git directory was deleted, replaced or broken: no HEAD")
     reported = adapter.usage(ctx, capture.stdout, capture.stderr)
+    notes += retire_home(home, records / "home")
     usage, metered = _finish_metering(metering, traits, reported, notes)
     record = session_record(sup, prompt, exit, usage, duration, notes)
+    record.update(
+        containment="account" if not run_as.is_self else "process-group",
+        account=run_as.name,
+        home_filesystem=home.filesystem,
+        hard_links_at_arm=sup.watcher.linked_at_arm,
+    )
     record.update(metered)
     write_records(records, record, sup)
-    _retire_home(ctx.home, records)
     return record
 
 
@@ -207,11 +175,10 @@ def solution_values(run: Run) -> dict[str, Any]:
     return values_for(run.tier, seed)
 
 
-def _prepare_home(run: Run, index: int, prompt: str, needs_solution: bool) -> SessionContext:
-    """A fresh, empty HOME for the session (with the prompt, and for controls the solution)."""
-    home = run.run_dir / "homes" / str(index)
-    home.parent.mkdir(mode=0o711, exist_ok=True)
-    home.mkdir(mode=0o700)
+def _prepare_home(
+    run: Run, index: int, home: Path, prompt: str, needs_solution: bool
+) -> SessionContext:
+    """Fill the session's empty HOME: the prompt, a TMPDIR, and for controls the solution."""
     (home / "tmp").mkdir()
     (home / "prompt.md").write_text(prompt, encoding="utf-8")
     control_dir = None
@@ -258,7 +225,7 @@ def _supervise(
     except OSError as exc:
         failed = {"status": "failed-to-start", "code": None, "signal": None}
         return failed, [f"the agent could not be started: {exc}"]
-    sup.marks = SessionMarks(pgid=proc.pid, token=token)
+    sup.marks = SessionMarks(pgid=proc.pid, token=token, account=None if run_as.is_self else run_as)
     capture.start(proc, invocation.stdin)
 
     def reap() -> None:
@@ -274,22 +241,17 @@ def _supervise(
     proc.wait()
     capture.join()
     notes = []
-    if ended and sup.reason is None and not timed_out:
-        notes.append(f"the agent left {ended} background process(es); SpecSnap ended them")
+    if ended.total and sup.reason is None and not timed_out:
+        notes.append(f"the agent left {ended.total} background process(es); SpecSnap ended them")
+    if ended.escaped:
+        notes.append(
+            f"{ended.escaped} process(es) of the agent's account had left its session (a new "
+            "session and no session token); containment by account ended them"
+        )
     if timed_out:
         notes.append(f"the session hit its time limit of {limit}s")
     notes += capture.notes()
     return exit_info(proc.returncode, sup.reason, timed_out), notes
-
-
-def _retire_home(home: Path, records: Path) -> None:
-    """Move the session's HOME into its records, where later sessions cannot read it."""
-    target = records / "home"
-    shutil.move(home, target)
-    if os.geteuid() == 0:
-        for root, dirs, files in os.walk(target):
-            for name in [root, *(os.path.join(root, n) for n in dirs + files)]:
-                os.lchown(name, 0, 0)
 
 
 def _environment(
@@ -311,18 +273,3 @@ def _environment(
             env[name] = os.environ[name]
     env.update(adapter_env)
     return env
-
-
-def _check_protocol(run: Run, sup: Supervisor, digests: dict[str, str]) -> None:
-    """Record hook tampering and any commit that landed while the cutoff was armed."""
-    if not (run.sandbox / ".git").is_dir():
-        return
-    for what in hook_tampering(run.sandbox, digests):
-        sup.breaches.append({"session": sup.index, "what": what})
-    if sup.head_at_arm is not None:
-        head = rev_parse(run.sandbox)
-        if head is not None and head != sup.head_at_arm:
-            for commit in commits_between(run.sandbox, sup.head_at_arm, head) or [head]:
-                sup.breaches.append(
-                    {"session": sup.index, "what": f"commit {commit[:12]} landed while armed"}
-                )

@@ -1,8 +1,24 @@
-"""The cutoff watcher (SPEC §1.3): inotify on the sandbox, fired by the first completed source edit.
+"""The cutoff watcher (SPEC §1.3): fired by the first change in content of any source file.
 
-A *source edit* is a completed write — close after writing, a rename into place, or a deletion —
-that leaves a watched `.py` file with content different from the snapshot taken when the cutoff
-armed. A `touch`, a rewrite with the same bytes, or a write still open never fires.
+Source = every path of the sandbox matching the tier's `watch` patterns (`**/*.py`: tests and
+new files included), plus any symlink to a directory (it can bring source in). Outside `.git`.
+
+The first change in content fires, however it arrives:
+
+- inotify (inotify_simple) reports close-after-write, writes to a file still open (IN_MODIFY),
+  renames, creations (a hard link made into the sandbox included) and deletions; the content is
+  read at once and compared with the snapshot taken when the cutoff armed;
+- a poll every POLL_S re-reads every source file known at arm time or created since: writes
+  through `mmap`, or through a hard link or symlink whose other name is outside the sandbox,
+  raise no event on the sandbox's directories;
+- when the session ends, a last comparison of the whole tree catches what neither saw in time.
+
+A `touch` or a rewrite with the same bytes never fires. A write in progress is judged by what
+it has written so far, with one exception: content that is a proper prefix of the snapshot
+(the truncation at the start of every rewrite, or a new file still empty) fires only once the
+write is closed and a whole poll interval has passed without the file showing other content,
+or when the session ends. So a rewrite with the same bytes never fires halfway, however slow
+the writer; and content that is a prefix of the snapshot can only remove code, never add any.
 
 The watcher thread blocks in poll() on the inotify descriptor, so an event wakes it at once; the
 freeze callback runs on that thread before anything else is read. It also watches `.git` for
@@ -11,7 +27,6 @@ reference updates, so a commit is seen even when the agent disabled the hooks.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -23,11 +38,21 @@ from inotify_simple import INotify
 from inotify_simple import flags as F
 
 from specsnap.globs import matches
+from specsnap.sessions.content import hard_links, read_content, tree_files
 
 TREE_MASK = (
-    F.CLOSE_WRITE | F.MOVED_TO | F.MOVED_FROM | F.DELETE | F.CREATE | F.DELETE_SELF | F.MOVE_SELF
+    F.CLOSE_WRITE
+    | F.MODIFY
+    | F.MOVED_TO
+    | F.MOVED_FROM
+    | F.DELETE
+    | F.CREATE
+    | F.DELETE_SELF
+    | F.MOVE_SELF
 )
+COMPLETE = F.CLOSE_WRITE | F.MOVED_TO | F.MOVED_FROM | F.DELETE
 GIT_MASK = F.CLOSE_WRITE | F.MOVED_TO | F.CREATE | F.DELETE
+POLL_S = 0.1
 
 
 @dataclass
@@ -38,12 +63,13 @@ class Firing:
     change: str  # created, changed or deleted
     sha256_before: str | None
     sha256_after: str | None
-    detected_ns: int  # time.monotonic_ns() when the event was read
+    detected_ns: int  # time.monotonic_ns() when the change was seen
     mtime_ns: int | None  # the file's modification time (wall clock), if it still exists
+    detected_by: str = "event"  # event, poll or session-end
     frozen_ns: int = 0  # time.monotonic_ns() once the freeze callback returned
     frozen_wall_ns: int = 0
     written_between: list[str] = field(default_factory=list)  # other paths in the same wake-up
-    written_after: list[str] = field(default_factory=list)  # events still queued after the freeze
+    written_after: list[str] = field(default_factory=list)  # content changed after the freeze
 
     @property
     def latency_ms(self) -> float:
@@ -51,18 +77,8 @@ class Firing:
         return round((self.frozen_ns - self.detected_ns) / 1e6, 3)
 
 
-def sha256_file(path: Path) -> str | None:
-    try:
-        with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
-    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
-        return None
-    except PermissionError:
-        return "unreadable"
-
-
 class CutoffWatcher:
-    """Watches `root`; once armed, calls `on_fire` on the first source edit (exactly once).
+    """Watches `root`; once armed, calls `on_fire` on the first source change (exactly once).
 
     `on_fire` returns the time.monotonic_ns() at which the agent was frozen, when it froze it.
     """
@@ -71,18 +87,23 @@ class CutoffWatcher:
         self,
         root: Path,
         watch: tuple[str, ...],
-        ignore: tuple[str, ...],
         on_fire: Callable[[Firing], int | None],
         on_ref_change: Callable[[], None] | None = None,
     ) -> None:
         self.root = root
         self.watch = watch
-        self.ignore = ignore
         self.on_fire = on_fire
         self.on_ref_change = on_ref_change
         self.firing: Firing | None = None
         self.armed_at_ns: int | None = None
-        self._snapshot: dict[str, str] = {}
+        self.linked_at_arm: list[str] = []
+        self.realtime = False  # whether the watcher's thread runs before ordinary processes
+        self._snapshot: dict[str, str] = {}  # source path -> digest at arm time
+        self._snapshot_bytes: dict[str, bytes] = {}
+        self._known: set[str] = set()  # source paths the poll re-reads
+        self._pending: dict[str, int] = {}  # source path -> when a prefix of the snapshot was seen
+        self._writing: set[str] = set()  # paths modified and not closed since
+        self._frozen: dict[str, str | None] = {}  # every path -> digest right after the freeze
         self._lock = threading.Lock()
         self._inotify = INotify()
         self._dirs: dict[int, str] = {}  # watch descriptor -> repository-relative directory
@@ -97,39 +118,69 @@ class CutoffWatcher:
     def start(self) -> None:
         self._thread.start()
 
-    def stop(self) -> None:
+    def finish(self) -> None:
+        """Stop watching once the agent is gone: read what is still queued, compare the whole
+        tree with the snapshot (a change nothing reported yet fires now), and settle which
+        paths changed after the freeze."""
         self._stop.set()
-        self._thread.join(timeout=5)
-        self._inotify.close()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+        try:
+            if self.armed and self.firing is None:
+                events = self._inotify.read(timeout=0)
+                if events:
+                    self._handle(events)
+                if self.firing is None:
+                    every = set(self._scan_paths()) | set(self._snapshot)
+                    self._judge(sorted(every), "session-end", settled=every)
+        finally:
+            self._inotify.close()
+        if self.firing is not None:
+            after = {rel: read_content(self.root / rel)[0] for rel in tree_files(self.root)}
+            self.firing.written_after = sorted(
+                rel
+                for rel in set(after) | set(self._frozen)
+                if after.get(rel) != self._frozen.get(rel)
+            )
 
     @property
     def armed(self) -> bool:
         return self.armed_at_ns is not None
 
     def arm(self) -> None:
-        """Snapshot every watched file and start firing on edits (idempotent)."""
+        """Snapshot every source file and start firing on changes (idempotent)."""
         with self._lock:
             if self.armed_at_ns is not None:
                 return
-            self._snapshot = self._scan()
+            for rel in self._scan_paths():
+                digest, data = read_content(self.root / rel)
+                if digest is not None:
+                    self._snapshot[rel] = digest
+                    if data is not None:
+                        self._snapshot_bytes[rel] = data
+            self._known = set(self._snapshot)
+            self.linked_at_arm = hard_links(self.root)
             self.armed_at_ns = time.monotonic_ns()
 
     def is_watched(self, rel: str) -> bool:
-        return matches(rel, self.watch) and not matches(rel, self.ignore)
+        if matches(rel, self.watch) or rel in self._known:
+            return True
+        path = self.root / rel
+        return path.is_symlink() and path.is_dir()
+
+    def source_changes(self) -> dict[str, str]:
+        """Source paths whose content now differs from the snapshot -> created/changed/deleted."""
+        changes = {}
+        for rel in sorted(set(self._scan_paths()) | set(self._snapshot)):
+            before, after = self._snapshot.get(rel), read_content(self.root / rel)[0]
+            if before != after:
+                changes[rel] = _change(before, after)
+        return changes
 
     # -- internals --------------------------------------------------------------------------
 
-    def _scan(self) -> dict[str, str]:
-        found = {}
-        for dirpath, dirnames, filenames in os.walk(self.root):
-            dirnames[:] = [d for d in dirnames if d != ".git" or dirpath != str(self.root)]
-            for name in filenames:
-                rel = os.path.relpath(os.path.join(dirpath, name), self.root).replace(os.sep, "/")
-                if self.is_watched(rel):
-                    digest = sha256_file(self.root / rel)
-                    if digest is not None:
-                        found[rel] = digest
-        return found
+    def _scan_paths(self) -> list[str]:
+        return [rel for rel in tree_files(self.root) if self.is_watched(rel)]
 
     def _add_tree(self, rel_dir: str) -> list[str]:
         """Watch `rel_dir` and every directory below it; returns the files found in them."""
@@ -145,28 +196,47 @@ class CutoffWatcher:
             except OSError:
                 continue
             self._dirs[wd] = rel
-            files += [f"{rel}/{name}" if rel else name for name in filenames]
+            names = filenames + [d for d in dirnames if os.path.islink(os.path.join(dirpath, d))]
+            files += [f"{rel}/{name}" if rel else name for name in names]
         return files
 
     def _add_git_watches(self) -> None:
         for rel in (".git", ".git/refs/heads"):
             path = self.root / rel
-            if path.is_dir():
+            if path.is_dir() and not path.is_symlink():
                 self._git_wds[self._inotify.add_watch(str(path), GIT_MASK)] = rel
 
     def _loop(self) -> None:
+        self.realtime = _run_first()
+        next_poll = time.monotonic() + POLL_S
         while not self._stop.is_set():
+            timeout_ms = max(0, int((next_poll - time.monotonic()) * 1000))
             try:
-                events = self._inotify.read(timeout=100)
+                events = self._inotify.read(timeout=timeout_ms)
             except OSError:
                 return
             if events:
                 self._handle(events)
+            if time.monotonic() >= next_poll:
+                next_poll = time.monotonic() + POLL_S
+                if self.armed and self.firing is None:
+                    self._poll()
+
+    def _poll(self) -> None:
+        now = time.monotonic_ns()
+        # A prefix of the snapshot seen a whole poll ago, in a file no write is open on (as far
+        # as inotify told: modified, not closed since), is no longer a rewrite in progress.
+        waited = {
+            p
+            for p, seen in self._pending.items()
+            if now - seen >= POLL_S * 1e9 and p not in self._writing
+        }
+        self._judge(sorted(self._known), "poll", settled=waited)
 
     def _handle(self, events: list) -> None:  # type: ignore[type-arg]
-        detected = time.monotonic_ns()
         ref_changed = False
-        touched: list[str] = []
+        touched: dict[str, None] = {}  # ordered set of the paths events named
+        completed: set[str] = set()  # of those, the ones a write to completed
         rescan = False
         for event in events:
             if event.mask & F.Q_OVERFLOW:
@@ -186,42 +256,107 @@ class CutoffWatcher:
             rel = f"{parent}/{event.name}" if parent and event.name else (event.name or parent)
             if event.mask & F.ISDIR:
                 if event.mask & (F.CREATE | F.MOVED_TO):
-                    touched += self._add_tree(rel)
+                    touched.update(dict.fromkeys(self._add_tree(rel)))
                 if event.mask & (F.MOVED_FROM | F.DELETE | F.MOVED_TO):
                     rescan = True
                 continue
             if event.mask & (F.DELETE_SELF | F.MOVE_SELF):
                 rescan = True
                 continue
-            if event.mask & (F.CLOSE_WRITE | F.MOVED_TO | F.MOVED_FROM | F.DELETE):
-                touched.append(rel)
+            touched[rel] = None
+            if event.mask & F.MODIFY:
+                self._writing.add(rel)
+            if event.mask & COMPLETE:
+                completed.add(rel)
+                self._writing.discard(rel)
+        if rescan:
+            touched.update(dict.fromkeys(self._scan_paths()))
+            touched.update(dict.fromkeys(self._snapshot))
         if self.armed and self.firing is None:
-            self._judge(touched, rescan, detected)
-        elif self.firing is not None:
-            self.firing.written_after += [t for t in touched if t not in self.firing.written_after]
+            self._judge(list(touched), "event", completed=completed)
         if ref_changed and self.on_ref_change is not None:
             self.on_ref_change()
 
-    def _judge(self, touched: list[str], rescan: bool, detected: int) -> None:
-        candidates = [rel for rel in touched if self.is_watched(rel)]
-        if rescan:
-            current = self._scan()
-            candidates += sorted(set(current) ^ set(self._snapshot))
-            candidates += sorted(k for k in current if current[k] != self._snapshot.get(k))
-        for rel in candidates:
-            before = self._snapshot.get(rel)
-            after = sha256_file(self.root / rel)
-            if before == after:
+    def _judge(
+        self,
+        touched: list[str],
+        detected_by: str,
+        settled: set[str] | frozenset[str] = frozenset(),
+        completed: set[str] | frozenset[str] = frozenset(),
+    ) -> None:
+        """Fire on the first touched source path whose content differs from the snapshot;
+        content that is a prefix of the snapshot only once `settled`."""
+        detected = time.monotonic_ns()
+        for rel in touched:
+            if not self.is_watched(rel):
                 continue
-            change = "created" if before is None else "deleted" if after is None else "changed"
-            try:
-                mtime: int | None = os.stat(self.root / rel).st_mtime_ns
-            except OSError:
-                mtime = None
-            firing = Firing(rel, change, before, after, detected, mtime)
-            self.firing = firing
-            frozen = self.on_fire(firing)  # freezes the agent before anything else happens
-            firing.frozen_ns = frozen or time.monotonic_ns()
-            firing.frozen_wall_ns = time.time_ns()
-            firing.written_between = sorted({t for t in touched if t != rel})
+            self._known.add(rel)
+            before = self._snapshot.get(rel)
+            after, data = read_content(self.root / rel)
+            if after == before:
+                self._pending.pop(rel, None)
+                continue
+            if rel not in settled and self._rewriting(rel, data):
+                self._pending.setdefault(rel, detected)
+                continue
+            self._fire(rel, before, after, detected, detected_by, touched, completed)
             return
+
+    def _rewriting(self, rel: str, data: bytes | None) -> bool:
+        """Whether `data` is a proper prefix of the snapshot (empty, for a new file)."""
+        if data is None:
+            return False
+        if rel not in self._snapshot:
+            return data == b""
+        old = self._snapshot_bytes.get(rel)
+        return old is not None and len(data) < len(old) and old.startswith(data)
+
+    def _fire(
+        self,
+        rel: str,
+        before: str | None,
+        after: str | None,
+        detected: int,
+        detected_by: str,
+        touched: list[str],
+        completed: set[str] | frozenset[str],
+    ) -> None:
+        try:
+            mtime: int | None = os.lstat(self.root / rel).st_mtime_ns
+        except OSError:
+            mtime = None
+        firing = Firing(rel, _change(before, after), before, after, detected, mtime, detected_by)
+        self.firing = firing
+        frozen = self.on_fire(firing)  # freezes the agent before anything else happens
+        firing.frozen_ns = frozen or time.monotonic_ns()
+        firing.frozen_wall_ns = time.time_ns()
+        self._frozen = {p: read_content(self.root / p)[0] for p in tree_files(self.root)}
+        # Written in the same instant, before the freeze: what one wake-up of inotify named.
+        # (A poll names every known file; what it finds changed beside the first was not seen.)
+        firing.written_between = sorted(
+            p
+            for p in (touched if detected_by == "event" else [])
+            if p != rel
+            and (
+                self._frozen.get(p) != self._snapshot.get(p)
+                if self.is_watched(p)
+                else p in completed
+            )
+        )
+
+
+def _run_first() -> bool:
+    """Give the calling thread (the watcher's) real-time priority where allowed (root, outside a
+    container that withholds CAP_SYS_NICE): on a busy machine it then wakes, and freezes the
+    agent, before any ordinary process runs again. It sleeps in poll() almost all the time, and
+    the kernel's real-time throttling bounds it in any case. Processes it forks (the freeze's
+    helper) do not inherit the priority."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, os.sched_param(1))
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def _change(before: str | None, after: str | None) -> str:
+    return "created" if before is None else "deleted" if after is None else "changed"

@@ -1,10 +1,17 @@
 """Finding, freezing and ending every process of an agent session.
 
-An agent's processes are found by three marks, any one of which suffices: its process group, its
-session id (the agent starts as a session leader), and a per-session token in the environment
-that children inherit. A daemon that calls setsid() *and* scrubs its environment escapes all
-three; it can then outlive the session, but as a separate account (official runs) it still cannot
-read the records or touch the grade, which runs on an export after the session.
+Containment by account (SpecSnap runs as root): the session's agent runs as an account of its
+own, so *every* process of that account is the session's, whatever its process group, session
+or environment. A helper forked from SpecSnap drops to that account and calls `kill(-1, sig)`,
+which reaches every process of the account and nobody else's (the kernel lets a process signal
+only those whose real or saved uid is its own). A single `kill(-1, SIGSTOP)` stops them all at
+once: the kernel walks the process list under a lock that fork() must also take, and a fork
+with a signal pending is restarted, so no child is born unstopped.
+
+Containment by process group (SpecSnap runs as an ordinary user, best effort): an agent's
+processes are found by three marks, any one of which suffices: its process group, its session
+id (the agent starts as a session leader), and a per-session token in the environment that
+children inherit. A daemon that calls setsid() *and* scrubs its environment escapes all three.
 """
 
 from __future__ import annotations
@@ -13,17 +20,37 @@ import contextlib
 import os
 import signal
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from specsnap.errors import InfrastructureError
+from specsnap.identity import RunAs
+
+SWEEP_ATTEMPTS = 50
 
 
 @dataclass(frozen=True)
 class SessionMarks:
     pgid: int
     token: str  # value of SPECSNAP_SESSION in the agent's environment
+    account: RunAs | None = None  # containment by account: every process of it is the session's
 
     @property
     def env_entry(self) -> bytes:
         return f"SPECSNAP_SESSION={self.token}".encode()
+
+    @property
+    def containment(self) -> str:
+        return "account" if self.account is not None else "process-group"
+
+
+@dataclass(frozen=True)
+class Ended:
+    """What ending a session found: every process ended, and those that had left the session
+    (a new session and no session token) and were found only through the account."""
+
+    total: int
+    escaped: int
 
 
 def _stat(pid: int) -> tuple[str, int, int] | None:
@@ -45,19 +72,43 @@ def _has_token(pid: int, entry: bytes) -> bool:
         return False
 
 
-def session_pids(marks: SessionMarks) -> set[int]:
-    """Every live process that belongs to the agent session."""
+def _pids() -> list[int]:
     me = os.getpid()
+    return [int(name) for name in os.listdir("/proc") if name.isdigit() and int(name) != me]
+
+
+def session_pids(marks: SessionMarks) -> set[int]:
+    """Every live process that carries one of the session's marks."""
     found = set()
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or int(name) == me:
-            continue
-        pid = int(name)
+    for pid in _pids():
         stat = _stat(pid)
         if stat is None:
             continue
         _, pgrp, sid = stat
         if pgrp == marks.pgid or sid == marks.pgid or _has_token(pid, marks.env_entry):
+            found.add(pid)
+    return found
+
+
+def account_pids(uid: int) -> set[int]:
+    """Every live (not zombie) process that `kill(-1)` from `uid` reaches: real or saved uid.
+
+    Read from /proc/PID/status, which shows the uids even of a process that made itself
+    non-dumpable (its /proc directory then belongs to root).
+    """
+    found = set()
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/status", "rb") as handle:
+                lines = handle.read().splitlines()
+        except OSError:
+            continue
+        fields = {k: v for k, _, v in (line.partition(b":") for line in lines)}
+        state = fields.get(b"State", b"").split()[:1]
+        uids = fields.get(b"Uid", b"").split()
+        if state in ([b"Z"], [b"X"]) or len(uids) < 3:
+            continue
+        if int(uids[0]) == uid or int(uids[2]) == uid:
             found.add(pid)
     return found
 
@@ -68,24 +119,93 @@ def _signal(pids: set[int], sig: int) -> None:
             os.kill(pid, sig)
 
 
-def freeze(marks: SessionMarks) -> int:
-    """SIGSTOP the whole session: the group at once, then any process that left the group.
+def _as_account(account: RunAs, action: Callable[[], int]) -> bool:
+    """Run `action` in a child that has dropped to `account`; whether it finished with 0.
 
-    Returns time.monotonic_ns() right after the group was stopped.
+    The child is a process of the account too, so the agent may signal it: one that is stopped
+    or killed before it is done just reports failure, and the caller tries again.
     """
+    pid = os.fork()
+    if pid == 0:  # the child: only system calls from here on, then _exit
+        code = 1
+        try:
+            os.setgroups([])
+            os.setresgid(account.gid, account.gid, account.gid)
+            os.setresuid(account.uid, account.uid, account.uid)
+            code = action()
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, os.WUNTRACED)
+    if os.WIFSTOPPED(status):
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return False
+    return os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def _stop_all() -> int:
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, signal.SIGSTOP)
+    return 0
+
+
+def _kill_all(uid: int) -> Callable[[], int]:
+    def action() -> int:
+        for _ in range(1000):
+            for sig in (signal.SIGSTOP, signal.SIGKILL):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(-1, sig)
+            if not account_pids(uid):
+                return 0
+            time.sleep(0.002)  # the killed are still exiting
+        return 1
+
+    return action
+
+
+def stop_account(account: RunAs) -> None:
+    """SIGSTOP every process of `account` at once."""
+    for _ in range(SWEEP_ATTEMPTS):
+        if _as_account(account, _stop_all):
+            return
+
+
+def end_account(account: RunAs) -> int:
+    """Stop and kill every process of `account` until /proc shows none; how many there were."""
+    found = account_pids(account.uid)
+    for _ in range(SWEEP_ATTEMPTS):
+        if _as_account(account, _kill_all(account.uid)) and not account_pids(account.uid):
+            return len(found)
+    raise InfrastructureError(f"processes of the account {account.name} could not be ended")
+
+
+def freeze(marks: SessionMarks) -> int:
+    """SIGSTOP the whole session: the group at once, then the account (or, without one, every
+    process that left the group). Returns time.monotonic_ns() right after the group stopped."""
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(marks.pgid, signal.SIGSTOP)
     frozen = time.monotonic_ns()
-    _signal(session_pids(marks), signal.SIGSTOP)
+    if marks.account is not None:
+        stop_account(marks.account)
+    else:
+        _signal(session_pids(marks), signal.SIGSTOP)
     return frozen
 
 
-def terminate(marks: SessionMarks, grace_s: float = 2.0) -> int:
-    """End every process of the session: SIGTERM, a grace period, SIGKILL until none is left.
+def terminate(marks: SessionMarks, grace_s: float = 2.0) -> Ended:
+    """End every process of the session.
 
-    Frozen processes are not continued, so nothing the agent does after a cutoff can land; the
-    SIGTERM stays pending and SIGKILL ends them. Returns how many processes were ended.
+    By account: stop all, then kill all, with no grace period (a stopped process cannot use one,
+    and a running one would use it to write after the session ended). By process group: SIGTERM,
+    a grace period, SIGKILL until none is left. Frozen processes are never continued, so nothing
+    the agent does after a cutoff can land.
     """
+    if marks.account is not None:
+        marked = session_pids(marks)
+        escaped = account_pids(marks.account.uid) - marked
+        stop_account(marks.account)
+        total = end_account(marks.account)
+        return Ended(total, len(escaped))
     pids = session_pids(marks)
     ended = set(pids)
     _signal(pids, signal.SIGTERM)
@@ -100,7 +220,7 @@ def terminate(marks: SessionMarks, grace_s: float = 2.0) -> int:
         ended |= pids
         _signal(pids, signal.SIGKILL)
         time.sleep(0.02)
-    return len(ended)
+    return Ended(len(ended), 0)
 
 
 def _state(pid: int) -> str:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
-    from specsnap.sessions import Supervisor
+    from specsnap.sessions.supervisor import Supervisor
 
 
 def exit_info(code: int, reason: str | None, timed_out: bool) -> dict[str, Any]:
@@ -66,6 +66,8 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
         "fired": sup.reason is not None,
         "reason": sup.reason,
         "product_note_delivered": sup.note_delivered if sup.arm_on_commit else None,
+        "hard_links_at_arm": sup.watcher.linked_at_arm,
+        "watcher_realtime": sup.watcher.realtime,
     }
     if firing is not None:
         cutoff.update(
@@ -74,6 +76,7 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
             sha256_before=firing.sha256_before,
             sha256_after=firing.sha256_after,
             write_mtime_ns=firing.mtime_ns,
+            detected_by=firing.detected_by,
             detected_monotonic_ns=firing.detected_ns,
             frozen_monotonic_ns=firing.frozen_ns,
             frozen_wall_ns=firing.frozen_wall_ns,

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import time
 from pathlib import Path
 
 import pytest
 
+from specsnap.identity import account_named
+from specsnap.runs import DEFAULT_LEASE_DIR
+from specsnap.sessions.processes import account_pids
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
 
@@ -111,3 +116,44 @@ def test_commit_through_the_hook_is_refused_and_cuts_off(tmp_path: Path) -> None
 def _survivors(pattern: str) -> list[str]:
     proc = subprocess.run(["pgrep", "-f", pattern], capture_output=True, text=True)
     return proc.stdout.split()
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="agent accounts need root")
+
+
+@needs_root
+def test_the_agent_can_read_no_record_of_its_run(tmp_path: Path) -> None:
+    guesses = [
+        "../run.json",
+        "../sessions/1/session.json",
+        "../sessions/1/cutoff.json",
+        "../sessions/1/stdout.log",
+        "../sessions/1/home/prompt.md",  # session 1's HOME, once retired
+    ]
+    probe = f"for f in {' '.join(guesses)}; do cat $f >/dev/null 2>&1 && echo READ $f; done; "
+    probe += "ls .. >/dev/null 2>&1 && echo LISTED ..; ls ../homes >/dev/null 2>&1 && echo LISTED"
+    run_command(tmp_path, probe)
+    for index in (1, 2):
+        assert (tmp_path / "run" / "sessions" / str(index) / "stdout.log").read_text() == ""
+    assert (tmp_path / "run" / "run.json").stat().st_mode & 0o777 == 0o600
+
+
+@needs_root
+def test_each_run_has_its_own_account_taken_back_between_sessions(tmp_path: Path) -> None:
+    cmd = "echo work > note-$(id -un).md; git add -A; git commit -qm work; sleep 300 &"
+    run_command(tmp_path, cmd)
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    account = account_named(run["agent_account"])
+    assert account is not None and account.name != "specsnap"
+    sessions = [
+        json.loads((tmp_path / "run" / "sessions" / f"{i}" / "session.json").read_text())
+        for i in (1, 2)
+    ]
+    assert {s["containment"] for s in sessions} == {"account"}
+    assert {s["account"] for s in sessions} == {account.name}
+    assert (tmp_path / "run" / "sandbox" / f"note-{account.name}.md").exists()
+    owners = {p.lstat().st_uid for p in (tmp_path / "run" / "sandbox").rglob("*")}
+    assert owners == {0}  # taken back: nothing of the sandbox is the agent's between sessions
+    assert account_pids(account.uid) == set()
+    leases = Path(os.environ.get("SPECSNAP_LEASE_DIR") or DEFAULT_LEASE_DIR)
+    assert not (leases / f"{account.name}.lease").exists()  # graded: the account is free again

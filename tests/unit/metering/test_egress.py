@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.identity import python_for, resolve_run_as
+from specsnap.identity import current_user, python_for
 from specsnap.metering.egress import Egress
 from specsnap.metering.proxy import TokenMeter
 from specsnap.metering.session import SessionMetering
@@ -51,7 +51,7 @@ pytestmark = pytest.mark.skipif(
 
 
 def run_agent(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
-    run_as = resolve_run_as()
+    run_as = current_user()
     return subprocess.run(
         argv,
         env=env,
@@ -66,7 +66,7 @@ def run_agent(argv: list[str], env: dict[str, str]) -> subprocess.CompletedProce
 
 
 def test_the_meter_is_the_agents_only_way_out(tmp_path: Path) -> None:
-    run_as = resolve_run_as()
+    run_as = current_user()
     python = python_for(run_as)
     script = tmp_path / "agent.py"
     script.write_text(AGENT)
@@ -98,7 +98,7 @@ def test_the_meter_is_the_agents_only_way_out(tmp_path: Path) -> None:
 
 def test_a_handover_from_another_account_is_refused(tmp_path: Path) -> None:
     meter = TokenMeter({}).start()
-    egress = Egress(meter, uid=os.getuid() + 12345, python=python_for(resolve_run_as()))
+    egress = Egress(meter, uid=os.getuid() + 12345, python=python_for(current_user()))
     try:
         with socket.socket(socket.AF_UNIX) as connection:
             connection.connect(str(egress.path))
@@ -114,7 +114,7 @@ def test_a_handover_from_another_account_is_refused(tmp_path: Path) -> None:
 def test_an_agent_whose_egress_cannot_be_confined_runs_and_is_recorded(tmp_path: Path) -> None:
     """A kernel that refuses new network namespaces (as Docker's seccomp profile does), played
     by a user namespace whose limit of network namespaces is zero."""
-    run_as = resolve_run_as()
+    run_as = current_user()
     meter = TokenMeter({}).start()
     egress = Egress(meter, run_as.uid, python_for(run_as))
     refuse = 'echo 0 > /proc/sys/user/max_net_namespaces && exec "$@"'
@@ -132,7 +132,7 @@ def test_an_agent_whose_egress_cannot_be_confined_runs_and_is_recorded(tmp_path:
 
 
 def test_the_reason_is_kept_when_the_launcher_reports_an_open_egress() -> None:
-    run_as = resolve_run_as()
+    run_as = current_user()
     meter = TokenMeter({}).start()
     egress = Egress(meter, os.getuid(), python_for(run_as))
     try:

@@ -1,0 +1,117 @@
+"""The state one session's threads share (arming, firing, commits seen), and the protocol checks
+made once the session's processes are gone."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from specsnap.gitrepo import RepoState, commits_between, plain_git_dir, repo_state, rev_parse
+from specsnap.prompts import product_note
+from specsnap.sessions.control import hook_tampering
+from specsnap.sessions.cutoff import CutoffWatcher, Firing
+from specsnap.sessions.processes import SessionMarks, freeze
+from specsnap.sessions.reconcile import SessionEnd, breaches
+
+if TYPE_CHECKING:
+    from specsnap.runs import Run
+
+
+class Supervisor:
+    """Holds the state one session's threads share: arming, firing, commits seen."""
+
+    def __init__(
+        self, run: Run, index: int, on_cutoff: Callable[[str], None] | None = None
+    ) -> None:
+        self.on_cutoff = on_cutoff
+        self.run = run
+        self.index = index
+        tier = run.tier
+        self.final = index == tier.sessions
+        self.arm_on_commit = index == 1 and tier.cutoff_arm == "baseline_commit"
+        self.note = product_note(tier, run.seed) if self.arm_on_commit else None
+        self.note_delivered = False
+        self.head_at_start = rev_parse(run.sandbox)
+        self.head_at_arm: str | None = None
+        self.repo_at_arm: RepoState | None = None
+        self.marks: SessionMarks | None = None
+        self.stopped = threading.Event()
+        self.reason: str | None = None  # source-edit, commit-attempt, commit
+        self.started_ns = time.monotonic_ns()
+        self.fired_ns: int | None = None  # when the cutoff fired (time.monotonic_ns())
+        self.breaches: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self.watcher = CutoffWatcher(run.sandbox, tier.watch, self._on_fire, self._on_ref_change)
+
+    def arm(self) -> None:
+        if self.final:
+            return
+        with self._lock:
+            if self.watcher.armed:
+                return
+            self.head_at_arm = rev_parse(self.run.sandbox)
+            self.watcher.arm()
+            self.repo_at_arm = repo_state(self.run.sandbox)
+
+    def _freeze(self, reason: str) -> int | None:
+        with self._lock:
+            if self.reason is not None:
+                return None
+            self.reason = reason
+            self.fired_ns = time.monotonic_ns()
+        frozen = freeze(self.marks) if self.marks is not None else None
+        self.stopped.set()
+        if self.on_cutoff is not None:
+            self.on_cutoff(reason)
+        return frozen
+
+    def _on_fire(self, firing: Firing) -> int | None:
+        return self._freeze("source-edit")
+
+    def _on_ref_change(self) -> None:
+        head = rev_parse(self.run.sandbox)
+        if self.watcher.armed and head != self.head_at_arm and self.reason is None:
+            self._freeze("commit")
+        elif self.arm_on_commit and head != self.head_at_start:
+            self.arm()
+
+    def on_hook(self, hook: str) -> tuple[int, str]:
+        """Answer a git hook of the agent's (see sessions.control)."""
+        if hook == "pre-commit":
+            if self.watcher.armed:
+                self._freeze("commit-attempt")
+                return 1, "specsnap: commits are refused while the cutoff is armed\n"
+            return 0, ""
+        if self.arm_on_commit and rev_parse(self.run.sandbox) != self.head_at_start:
+            self.arm()
+            if self.note and not self.note_delivered:
+                self.note_delivered = True
+                return 0, "\n" + self.note + "\n"
+        return 0, ""
+
+    def check_protocol(self, hook_digests: dict[str, str]) -> None:
+        """Once nothing of the agent runs: hook tampering, and the armed session's
+        reconciliation (sessions.reconcile). Call after `watcher.finish()`."""
+        sandbox = self.run.sandbox
+        found: list[str] = []
+        if plain_git_dir(sandbox):
+            found += hook_tampering(sandbox, hook_digests)
+        if self.watcher.armed:
+            firing = self.watcher.firing
+            fired_on = {firing.file, *firing.written_between} if firing is not None else set()
+            head = rev_parse(sandbox)
+            landed: tuple[str, ...] = ()
+            if head is not None and self.head_at_arm is not None and head != self.head_at_arm:
+                landed = tuple(commits_between(sandbox, self.head_at_arm, head))
+            end = SessionEnd(
+                index=self.index,
+                watch=self.run.tier.watch,
+                source_changes=self.watcher.source_changes(),
+                fired_on=frozenset(fired_on),
+                written_after=tuple(firing.written_after if firing is not None else ()),
+                landed=landed,
+            )
+            found += breaches(end, self.repo_at_arm, repo_state(sandbox))
+        self.breaches += [{"session": self.index, "what": what} for what in found]

@@ -2,12 +2,6 @@
 
 import json
 from datetime import date
-from decimal import Decimal
-
-from invoicing import tax_lines_for
-from ledger import EntryKind, Ledger
-from money import Money
-from plans import AddOn, Plan
 
 
 def ok(response):
@@ -27,20 +21,20 @@ def subscribe(service, aid, plan="basic", start="2025-02-01", **extra):
     ]
 
 
-def test_flat_addon_pricing_is_unchanged():
-    addon = AddOn("printer", "Printer", Money.of("2.50", "EUR"), 10)
-    assert addon.price_for(7) == Money.of("17.50", "EUR")
+def test_flat_addon_pricing_is_unchanged(plans, eur, cash):
+    addon = plans.AddOn("printer", "Printer", eur("2.50"), 10)
+    assert cash(addon.price_for(7)) == "17.50 EUR"
     assert addon.max_quantity == 10
-    assert Plan("gold", "Gold", Money.of("9.00", "EUR")).trial_days == 0
+    assert plans.Plan("gold", "Gold", eur("9.00")).trial_days == 0
 
 
-def test_money_rounding_and_formatting_in_cents():
-    assert Money.of("0.20", "EUR").fraction(1, 8) == Money.of("0.02", "EUR")  # 0.025 half-even
-    assert Money.of("0.20", "EUR").fraction(1, 8, mode="half_up") == Money.of("0.03", "EUR")
-    assert Money.of("1234.5", "USD").format() == "$1,234.50"
-    assert Money.of("-0.5", "GBP").format() == "-\u00a30.50"
-    (line,) = tax_lines_for(Money.of("0.50", "EUR"), "DE")
-    assert line.amount == Money.of("0.10", "EUR")
+def test_money_rounding_and_formatting_in_cents(money, invoicing, eur, cash):
+    assert cash(eur("0.20").fraction(1, 8)) == "0.02 EUR"  # 0.025 half-even
+    assert cash(eur("0.20").fraction(1, 8, mode="half_up")) == "0.03 EUR"
+    assert money.Money.of("1234.5", "USD").format() == "$1,234.50"
+    assert money.Money.of("-0.5", "GBP").format() == "-\u00a30.50"
+    (line,) = invoicing.tax_lines_for(eur("0.50"), "DE")
+    assert cash(line.amount) == "0.10 EUR"
 
 
 def test_country_tax_for_customers_without_vat_id(service, make_account):
@@ -52,7 +46,7 @@ def test_country_tax_for_customers_without_vat_id(service, make_account):
         assert [(t["description"], t["amount"]) for t in invoice["tax_lines"]] == lines, country
 
 
-def test_plain_invoice_amounts_and_ledger_charge(service, make_account):
+def test_plain_invoice_amounts_and_ledger_charge(service, make_account, cash):
     aid = make_account("Acme", "DE")
     sid = subscribe(service, aid, addons={"seats": 3})
     invoice = ok(service.generate_invoice({"subscription_id": sid, "on": "2025-02-01"}))
@@ -62,8 +56,8 @@ def test_plain_invoice_amounts_and_ledger_charge(service, make_account):
     assert invoice["display_total"] == "\u20ac71.52"
     assert ok(service.get_balance({"account_id": aid}))["balance"] == "71.52"
     entries = service.ledger.entries(aid)
-    assert [(e.kind, e.amount, e.reference) for e in entries] == [
-        (EntryKind.CHARGE, Money.of("71.52", "EUR"), invoice["number"])
+    assert [(e.kind.value, cash(e.amount), e.reference) for e in entries] == [
+        ("charge", "71.52 EUR", invoice["number"])
     ]
 
 
@@ -136,15 +130,15 @@ def test_closed_accounts_stay_closed(service, make_account):
     )
 
 
-def test_ledger_postings_and_balances():
-    ledger = Ledger()
+def test_ledger_postings_and_balances(ledger_pkg, eur, cash):
+    ledger = ledger_pkg.Ledger()
     aid = ledger.open_account("Acme", "ap@acme.test", "EUR", "DE").account_id
-    ledger.post_charge(aid, Money.of("10.00", "EUR"), date(2025, 1, 1), "A")
-    ledger.post_payment(aid, Money.of("4.00", "EUR"), date(2025, 1, 2), "B")
-    ledger.post_credit(aid, Money.of("1.00", "EUR"), date(2025, 1, 3), "C")
-    assert [e.amount.amount for e in ledger.entries(aid)] == [Decimal("10.00"), Decimal("-4.00"), Decimal("-1.00")]
-    assert ledger.balance(aid) == Money.of("5.00", "EUR")
-    assert ledger.balance(aid, date(2025, 1, 1)) == Money.of("10.00", "EUR")
+    ledger.post_charge(aid, eur("10.00"), date(2025, 1, 1), "A")
+    ledger.post_payment(aid, eur("4.00"), date(2025, 1, 2), "B")
+    ledger.post_credit(aid, eur("1.00"), date(2025, 1, 3), "C")
+    assert [cash(e.amount) for e in ledger.entries(aid)] == ["10.00 EUR", "-4.00 EUR", "-1.00 EUR"]
+    assert cash(ledger.balance(aid)) == "5.00 EUR"
+    assert cash(ledger.balance(aid, date(2025, 1, 1))) == "10.00 EUR"
 
 
 def test_trials_and_cancellations(service, make_account):

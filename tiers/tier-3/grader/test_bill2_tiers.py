@@ -1,60 +1,56 @@
-"""BILL-2: graduated price tiers for add-ons."""
+"""BILL-2: graduated price tiers for add-ons (the tier class and its limit field are drawn)."""
 
 import pytest
 
-from api import BillingService
-from money import Money
-from plans import AddOn, Catalog, InvalidPlanError, Plan
+
+@pytest.fixture
+def tier(plans, eur, params):
+    """tier(limit, "8.00") -> a price tier of the subject's, built by keyword."""
+    cls = getattr(plans, params["tier_class"])
+    return lambda limit, price: cls(**{params["tier_limit"]: limit, "unit_price": eur(price)})
 
 
-def eur(amount):
-    return Money.of(amount, "EUR")
+@pytest.fixture
+def tiered_seats(plans, eur, tier):
+    def make(tiers=None, **kwargs):
+        if tiers is None:
+            tiers = (tier(10, "8.00"), tier(50, "6.50"), tier(None, "5.00"))
+        return plans.AddOn("seats", "Extra seats", eur("8.00"), tiers=tiers, **kwargs)
+
+    return make
 
 
-def tiered_seats(**kwargs):
-    from plans import PriceTier
-
-    tiers = kwargs.pop(
-        "tiers",
-        (PriceTier(10, eur("8.00")), PriceTier(50, eur("6.50")), PriceTier(None, eur("5.00"))),
-    )
-    return AddOn("seats", "Extra seats", eur("8.00"), tiers=tiers, **kwargs)
-
-
-def test_graduated_prices():
+def test_graduated_prices(tiered_seats, cash):
     seats = tiered_seats()
-    assert seats.price_for(0) == eur("0.00")
-    assert seats.price_for(10) == eur("80.00")
-    assert seats.price_for(11) == eur("86.50")
-    assert seats.price_for(60) == eur("390.00")
-    assert seats.price_for(50) == eur("340.00")
+    assert cash(seats.price_for(0)) == "0.00 EUR"
+    assert cash(seats.price_for(10)) == "80.00 EUR"
+    assert cash(seats.price_for(11)) == "86.50 EUR"
+    assert cash(seats.price_for(60)) == "390.00 EUR"
+    assert cash(seats.price_for(50)) == "340.00 EUR"
 
 
-def test_invalid_tiers_are_refused():
-    from plans import PriceTier
+def test_invalid_tiers_are_refused(subject, money, plans, params, tier, tiered_seats):
+    with subject.raises("plans.InvalidPlanError"):  # not ascending
+        tiered_seats((tier(50, "6.50"), tier(10, "8.00"), tier(None, "5.00")))
+    with subject.raises("plans.InvalidPlanError"):  # open-ended tier before the last
+        tiered_seats((tier(None, "8.00"), tier(50, "6.50")))
+    with subject.raises("plans.InvalidPlanError"):  # last tier not open-ended
+        tiered_seats((tier(10, "8.00"), tier(50, "6.50")))
+    dollars = getattr(plans, params["tier_class"])(None, money.Money.of("5.00", "USD"))
+    with subject.raises("plans.InvalidPlanError"):  # other currency
+        tiered_seats((tier(10, "8.00"), dollars))
 
-    with pytest.raises(InvalidPlanError):  # not ascending
-        tiered_seats(tiers=(PriceTier(50, eur("6.50")), PriceTier(10, eur("8.00")), PriceTier(None, eur("5.00"))))
-    with pytest.raises(InvalidPlanError):  # open-ended tier before the last
-        tiered_seats(tiers=(PriceTier(None, eur("8.00")), PriceTier(50, eur("6.50"))))
-    with pytest.raises(InvalidPlanError):  # last tier not open-ended
-        tiered_seats(tiers=(PriceTier(10, eur("8.00")), PriceTier(50, eur("6.50"))))
-    with pytest.raises(InvalidPlanError):  # other currency
-        tiered_seats(tiers=(PriceTier(10, eur("8.00")), PriceTier(None, Money.of("5.00", "USD"))))
 
-
-def test_tiered_addon_still_enforces_max_quantity():
-    from plans import QuantityError
-
+def test_tiered_addon_still_enforces_max_quantity(subject, tiered_seats, cash):
     seats = tiered_seats(max_quantity=20)
-    assert seats.price_for(20) == eur("145.00")
-    with pytest.raises(QuantityError):
+    assert cash(seats.price_for(20)) == "145.00 EUR"
+    with subject.raises("plans.QuantityError"):
         seats.price_for(21)
 
 
-def test_invoice_line_uses_the_graduated_price():
-    catalog = Catalog([Plan("basic", "Basic", eur("30.10"))], [tiered_seats()])
-    service = BillingService(catalog)
+def test_invoice_line_uses_the_graduated_price(api, plans, eur, tiered_seats):
+    catalog = plans.Catalog([plans.Plan("basic", "Basic", eur("30.10"))], [tiered_seats()])
+    service = api.BillingService(catalog)
     account = service.create_account(
         {"name": "Acme", "email": "ap@acme.test", "currency": "EUR", "country": "US"}
     )["data"]["account_id"]
@@ -67,3 +63,12 @@ def test_invoice_line_uses_the_graduated_price():
     assert [line["amount"] for line in lines] == ["30.10", "390.00"]
     assert lines[1]["quantity"] == 60
     assert invoice["data"]["total"] == "420.10"
+
+
+def test_equal_consecutive_limits_are_refused(subject, tier, tiered_seats, cash):
+    with subject.raises("plans.InvalidPlanError"):
+        tiered_seats((tier(10, "8.00"), tier(10, "6.50"), tier(None, "5.00")))
+    with subject.raises("plans.InvalidPlanError"):
+        tiered_seats((tier(10, "8.00"), tier(20, "6.50"), tier(20, "6.00"), tier(None, "5.00")))
+    one_step = tiered_seats((tier(1, "9.00"), tier(2, "7.00"), tier(None, "5.00")))
+    assert cash(one_step.price_for(3)) == "21.00 EUR"

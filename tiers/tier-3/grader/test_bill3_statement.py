@@ -1,22 +1,15 @@
-"""BILL-3: account statements with running balances."""
+"""BILL-3: account statements with running balances (the method's name and the error code of a
+reversed period are drawn)."""
 
 from datetime import date
 
 import pytest
 
-from ledger import AccountNotFoundError, Ledger, LedgerError
-from money import Money
-
-
-def eur(amount):
-    return Money.of(amount, "EUR")
-
 
 @pytest.fixture
-def ledger_with_history():
-    ledger = Ledger()
-    acc = ledger.open_account("Acme", "ap@acme.test", "EUR", "DE")
-    aid = acc.account_id
+def ledger_with_history(ledger_pkg, eur):
+    ledger = ledger_pkg.Ledger()
+    aid = ledger.open_account("Acme", "ap@acme.test", "EUR", "DE").account_id
     ledger.post_charge(aid, eur("100.00"), date(2025, 1, 5), "Invoice INV-1", reference="INV-1")
     ledger.post_payment(aid, eur("40.00"), date(2025, 1, 20), "Payment received")
     ledger.post_charge(aid, eur("59.62"), date(2025, 2, 1), "Invoice INV-2", reference="INV-2")
@@ -28,47 +21,48 @@ def ledger_with_history():
     return ledger, aid
 
 
-def test_statement_opening_lines_and_closing(ledger_with_history):
+@pytest.fixture
+def statement(ledger_with_history, params):
+    """statement(start, end) of the history's account, by the drawn method name."""
     ledger, aid = ledger_with_history
-    statement = ledger.statement(aid, date(2025, 1, 21), date(2025, 2, 10))
-    assert statement.account_id == aid
-    assert (statement.start, statement.end) == (date(2025, 1, 21), date(2025, 2, 10))
-    assert statement.opening_balance == eur("60.00")
-    rows = [(line.posted_on, line.description, line.amount, line.balance) for line in statement.lines]
+    return lambda start, end, account=aid: getattr(ledger, params["statement_fn"])(account, start, end)
+
+
+def test_statement_opening_lines_and_closing(ledger_with_history, statement, cash):
+    _, aid = ledger_with_history
+    result = statement(date(2025, 1, 21), date(2025, 2, 10))
+    assert result.account_id == aid
+    assert (result.start, result.end) == (date(2025, 1, 21), date(2025, 2, 10))
+    assert cash(result.opening_balance) == "60.00 EUR"
+    rows = [(line.posted_on, line.description, cash(line.amount), cash(line.balance)) for line in result.lines]
     assert rows == [
-        (date(2025, 1, 31), "Credit: outage", eur("-5.00"), eur("55.00")),
-        (date(2025, 2, 1), "Invoice INV-2", eur("59.62"), eur("114.62")),
-        (date(2025, 2, 10), "Payment received", eur("-60.00"), eur("54.62")),
-        (date(2025, 2, 10), "Invoice INV-3", eur("12.00"), eur("66.62")),
+        (date(2025, 1, 31), "Credit: outage", "-5.00 EUR", "55.00 EUR"),
+        (date(2025, 2, 1), "Invoice INV-2", "59.62 EUR", "114.62 EUR"),
+        (date(2025, 2, 10), "Payment received", "-60.00 EUR", "54.62 EUR"),
+        (date(2025, 2, 10), "Invoice INV-3", "12.00 EUR", "66.62 EUR"),
     ]
-    assert statement.lines[1].reference == "INV-2"
-    assert statement.lines[0].reference is None
-    assert statement.closing_balance == eur("66.62")
+    assert result.lines[1].reference == "INV-2"
+    assert result.lines[0].reference is None
+    assert cash(result.closing_balance) == "66.62 EUR"
 
 
-def test_statement_exported_types_and_empty_periods(ledger_with_history):
-    from ledger import Statement, StatementLine
-
-    ledger, aid = ledger_with_history
-    statement = ledger.statement(aid, date(2024, 1, 1), date(2024, 12, 31))
-    assert isinstance(statement, Statement)
-    assert statement.lines == ()
-    assert statement.opening_balance == eur("0.00")
-    assert statement.closing_balance == eur("0.00")
-    one_day = ledger.statement(aid, date(2025, 3, 1), date(2025, 3, 1))
+def test_statement_exported_types_and_empty_periods(subject, statement, cash):
+    empty = statement(date(2024, 1, 1), date(2024, 12, 31))
+    assert subject.isinstance(empty, "ledger.Statement")
+    assert empty.lines == ()
+    assert cash(empty.opening_balance) == "0.00 EUR"
+    assert cash(empty.closing_balance) == "0.00 EUR"
+    one_day = statement(date(2025, 3, 1), date(2025, 3, 1))
     assert len(one_day.lines) == 1
-    assert isinstance(one_day.lines[0], StatementLine)
-    assert one_day.opening_balance == eur("66.62")
-    assert one_day.closing_balance == eur("96.62")
+    assert subject.isinstance(one_day.lines[0], "ledger.StatementLine")
+    assert cash(one_day.opening_balance) == "66.62 EUR"
+    assert cash(one_day.closing_balance) == "96.62 EUR"
 
 
-def test_statement_errors(ledger_with_history):
-    from ledger import InvalidStatementPeriodError
-
-    ledger, aid = ledger_with_history
-    with pytest.raises(InvalidStatementPeriodError) as info:
-        ledger.statement(aid, date(2025, 2, 1), date(2025, 1, 31))
-    assert info.value.code == "invalid_period"
-    assert isinstance(info.value, LedgerError)
-    with pytest.raises(AccountNotFoundError):
-        ledger.statement("ACC-0404", date(2025, 1, 1), date(2025, 1, 31))
+def test_statement_errors(subject, statement, params):
+    with subject.raises("ledger.InvalidStatementPeriodError") as info:
+        statement(date(2025, 2, 1), date(2025, 1, 31))
+    assert info.value.code == params["statement_period_code"]
+    assert subject.isinstance(info.value.ref, "ledger.LedgerError")
+    with subject.raises("ledger.AccountNotFoundError"):
+        statement(date(2025, 1, 1), date(2025, 1, 31), account="ACC-0404")

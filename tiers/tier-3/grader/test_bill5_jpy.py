@@ -1,10 +1,11 @@
-"""BILL-5: billing in Japanese yen, whole yen end to end."""
+"""BILL-5: billing in Japanese yen, whole yen end to end (the yen's symbol and the rounding of
+tax on yen amounts are drawn)."""
+
+from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
 
 import pytest
 
-from api import BillingService
-from money import InvalidAmountError, Money, get_currency
-from plans import AddOn, Catalog, Plan
+TAX_ROUNDING = {"half_up": ROUND_HALF_UP, "down": ROUND_DOWN}
 
 
 def ok(response):
@@ -12,32 +13,43 @@ def ok(response):
     return response["data"]
 
 
-def test_jpy_currency_and_amounts():
-    yen = get_currency("JPY")
-    assert (yen.code, yen.minor_units, yen.symbol, yen.name) == ("JPY", 0, "\u00a5", "Japanese yen")
-    assert str(Money.of("1234", "JPY")) == "1234 JPY"
-    with pytest.raises(InvalidAmountError):
-        Money.of("12.5", "JPY")
-    assert Money.of("1234", "JPY").format() == "\u00a51,234"
-    assert Money.of("-5", "JPY").format() == "-\u00a55"
-    assert Money.of("1234.5", "USD").format() == "$1,234.50"
+def yen_tax(subtotal, params):
+    """10% consumption tax on a whole-yen subtotal, rounded as drawn."""
+    return (Decimal(subtotal) * Decimal("0.10")).quantize(Decimal(1), TAX_ROUNDING[params["yen_tax_rounding"]])
 
 
-def test_jpy_rounding_goes_to_whole_yen():
-    assert Money.of("1225", "JPY").multiply("0.10", mode="half_up") == Money.of("123", "JPY")
-    assert Money.of("1225", "JPY").multiply("0.10") == Money.of("122", "JPY")
+def test_jpy_currency_and_amounts(subject, money, params, cash):
+    symbol = params["yen_symbol"]
+    yen = money.get_currency("JPY")
+    assert (yen.code, yen.minor_units, yen.symbol, yen.name) == ("JPY", 0, symbol, "Japanese yen")
+    assert subject.str(money.Money.of("1234", "JPY")) == "1234 JPY"
+    assert cash(money.Money.of("1234", "JPY")) == "1234 JPY"
+    with subject.raises("money.InvalidAmountError"):
+        money.Money.of("12.5", "JPY")
+    assert money.Money.of("1234", "JPY").format() == f"{symbol}1,234"
+    assert money.Money.of("-5", "JPY").format() == f"-{symbol}5"
+    assert money.Money.of("1234.5", "USD").format() == "$1,234.50"
+
+
+def test_jpy_rounding_goes_to_whole_yen(money, cash):
+    assert cash(money.Money.of("1225", "JPY").multiply("0.10", mode="half_up")) == "123 JPY"
+    assert cash(money.Money.of("1225", "JPY").multiply("0.10")) == "122 JPY"
+    assert cash(money.Money.of("1000", "JPY").fraction(1, 3)) == "333 JPY"
 
 
 @pytest.fixture
-def yen_service():
-    catalog = Catalog(
-        [Plan("jp-basic", "Basic", Money.of("4980", "JPY"))],
-        [AddOn("jp-seats", "Extra seats", Money.of("245", "JPY"))],
+def yen_service(api, plans, money):
+    catalog = plans.Catalog(
+        [plans.Plan("jp-basic", "Basic", money.Money.of("4980", "JPY"))],
+        [plans.AddOn("jp-seats", "Extra seats", money.Money.of("245", "JPY"))],
     )
-    return BillingService(catalog)
+    return api.BillingService(catalog)
 
 
-def test_japanese_invoice_end_to_end(yen_service):
+def test_japanese_invoice_end_to_end(yen_service, params):
+    tax = yen_tax(5225, params)
+    total = 5225 + tax
+    assert (str(tax), str(total)) == (params["yen_example_tax"], params["yen_example_total"])
     account = ok(yen_service.create_account(
         {"name": "Tanaka KK", "email": "ap@tanaka.test", "currency": "JPY", "country": "JP"}
     ))  # fmt: skip
@@ -48,12 +60,12 @@ def test_japanese_invoice_end_to_end(yen_service):
         ("4980", "4980"),
         ("245", "245"),
     ]
-    assert [t["amount"] for t in invoice["tax_lines"]] == ["523"]
-    assert (invoice["subtotal"], invoice["tax"], invoice["total"]) == ("5225", "523", "5748")
-    assert invoice["display_total"] == "\u00a55,748"
-    assert invoice["outstanding"] == "5748"
+    assert [t["amount"] for t in invoice["tax_lines"]] == [str(tax)]
+    assert (invoice["subtotal"], invoice["tax"], invoice["total"]) == ("5225", str(tax), str(total))
+    assert invoice["display_total"] == f"{params['yen_symbol']}{total:,}"
+    assert invoice["outstanding"] == str(total)
     balance = ok(yen_service.get_balance({"account_id": account["account_id"]}))
-    assert (balance["currency"], balance["balance"]) == ("JPY", "5748")
+    assert (balance["currency"], balance["balance"]) == ("JPY", str(total))
 
 
 def test_japanese_payments_are_whole_yen(yen_service):

@@ -1,12 +1,8 @@
-"""BILL-8: coupons."""
+"""BILL-8: coupons (the code length limits and the error code of an unknown coupon are drawn)."""
 
 from decimal import Decimal
 
 import pytest
-
-from api import BillingService
-from money import Money
-from plans import AddOn, Catalog, DuplicatePlanError, InvalidPlanError, Plan
 
 
 def ok(response):
@@ -19,22 +15,16 @@ def error_code(response):
     return response["error"]["code"]
 
 
-def eur(amount):
-    return Money.of(amount, "EUR")
-
-
 @pytest.fixture
-def shop():
-    from plans import Coupon
-
-    catalog = Catalog(
-        [Plan("basic", "Basic", eur("49.90")), Plan("dollar", "Dollar", Money.of("10.00", "USD"))],
-        [AddOn("seats", "Extra seats", eur("10.00"))],
+def shop(api, plans, money, eur):
+    catalog = plans.Catalog(
+        [plans.Plan("basic", "Basic", eur("49.90")), plans.Plan("dollar", "Dollar", money.Money.of("10.00", "USD"))],
+        [plans.AddOn("seats", "Extra seats", eur("10.00"))],
     )
-    catalog.add_coupon(Coupon("SAVE15", percent_off=Decimal("15"), duration_periods=2))
-    catalog.add_coupon(Coupon("FIFTYOFF", amount_off=eur("50.00")))
-    catalog.add_coupon(Coupon("ALLFREE", amount_off=eur("500.00")))
-    service = BillingService(catalog)
+    catalog.add_coupon(plans.Coupon("SAVE15", percent_off=Decimal("15"), duration_periods=2))
+    catalog.add_coupon(plans.Coupon("FIFTYOFF", amount_off=eur("50.00")))
+    catalog.add_coupon(plans.Coupon("ALLFREE", amount_off=eur("500.00")))
+    service = api.BillingService(catalog)
     account = ok(service.create_account(
         {"name": "Acme", "email": "ap@acme.test", "currency": "EUR", "country": "DE"}
     ))["account_id"]  # fmt: skip
@@ -75,10 +65,10 @@ def test_amount_coupons_never_exceed_the_subtotal(shop):
     assert (partly["lines"][-1]["amount"], partly["subtotal"], partly["total"]) == ("-50.00", "19.90", "23.68")
 
 
-def test_subscribe_with_bad_coupons(shop):
+def test_subscribe_with_bad_coupons(shop, params):
     service, aid = shop
     base = {"account_id": aid, "plan_code": "basic", "start": "2025-02-01"}
-    assert error_code(service.subscribe({**base, "coupon": "NOSUCH"})) == "coupon_not_found"
+    assert error_code(service.subscribe({**base, "coupon": "NOSUCH"})) == params["coupon_missing_code"]
     usd = ok(service.create_account({"name": "Bolt", "email": "ap@bolt.test", "currency": "USD",
                                      "country": "US"}))["account_id"]  # fmt: skip
     mismatch = {"account_id": usd, "plan_code": "dollar", "start": "2025-02-01", "coupon": "FIFTYOFF"}
@@ -87,22 +77,44 @@ def test_subscribe_with_bad_coupons(shop):
     assert plain["coupon"] is None
 
 
-def test_coupon_definitions_are_validated(catalog):
-    from plans import Coupon, CouponNotFoundError
-
-    with pytest.raises(InvalidPlanError):
-        Coupon("SAVE15")  # neither percent nor amount
-    with pytest.raises(InvalidPlanError):
-        Coupon("BOTH10", percent_off=Decimal("10"), amount_off=eur("5.00"))
-    with pytest.raises(InvalidPlanError):
-        Coupon("TOOMUCH", percent_off=Decimal("101"))
-    with pytest.raises(InvalidPlanError):
-        Coupon("save15", percent_off=Decimal("15"))
-    with pytest.raises(InvalidPlanError):
-        Coupon("NEVER", percent_off=Decimal("15"), duration_periods=0)
-    catalog.add_coupon(Coupon("WELCOME", percent_off=Decimal("100"), duration_periods=1))
-    with pytest.raises(DuplicatePlanError):
-        catalog.add_coupon(Coupon("WELCOME", amount_off=eur("1.00")))
-    with pytest.raises(CouponNotFoundError) as info:
+def test_coupon_definitions_are_validated(subject, plans, eur, catalog, params):
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("SAVE15")  # neither percent nor amount
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("BOTH10", percent_off=Decimal("10"), amount_off=eur("5.00"))
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("TOOMUCH", percent_off=Decimal("101"))
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("save15", percent_off=Decimal("15"))
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("NEVER", percent_off=Decimal("15"), duration_periods=0)
+    catalog.add_coupon(plans.Coupon("WELCOME", percent_off=Decimal("100"), duration_periods=1))
+    with subject.raises("plans.DuplicatePlanError"):
+        catalog.add_coupon(plans.Coupon("WELCOME", amount_off=eur("1.00")))
+    with subject.raises("plans.CouponNotFoundError") as info:
         catalog.get_coupon("MISSING")
-    assert info.value.code == "coupon_not_found"
+    assert info.value.code == params["coupon_missing_code"]
+
+
+def code_of(length):
+    """An upper-case code of `length` letters and digits."""
+    return ("SAVE" + "0123456789" * 3)[:length]
+
+
+@pytest.mark.parametrize(
+    "which", ["one-character", "one-below-the-minimum", "one-above-the-maximum"]
+)
+def test_coupon_codes_outside_the_length_limits_are_refused(subject, plans, params, which):
+    length = {
+        "one-character": 1,
+        "one-below-the-minimum": params["coupon_min_len"] - 1,
+        "one-above-the-maximum": params["coupon_max_len"] + 1,
+    }[which]
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon(code_of(length), percent_off=Decimal("10"))
+
+
+def test_coupon_codes_at_the_length_limits_are_accepted(plans, params):
+    for length in (params["coupon_min_len"], params["coupon_max_len"]):
+        code = code_of(length)
+        assert plans.Coupon(code, percent_off=Decimal("10")).code == code

@@ -13,6 +13,7 @@ import contextlib
 import fcntl
 import os
 import pwd
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,34 +32,49 @@ def pool(variable: str, default: str, size: int) -> list[str]:
 
 
 @contextlib.contextmanager
-def claim(names: list[str], count: int, purpose: str) -> Iterator[list[RunAs]]:
-    """Claim `count` existing, unclaimed accounts of `names` until the block ends."""
+def claim(
+    names: list[str], count: int, purpose: str, wait_s: float = 600.0
+) -> Iterator[list[RunAs]]:
+    """Claim `count` existing, unclaimed accounts of `names` until the block ends.
+
+    When other jobs hold them, wait for them (up to `wait_s`): a busy machine is not a failure.
+    """
     LOCK_DIR.mkdir(parents=True, exist_ok=True)
     LOCK_DIR.chmod(0o700)
+    existing = []
+    for name in names:
+        try:
+            entry = pwd.getpwnam(name)
+        except KeyError:
+            continue
+        existing.append(RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name))
+    if len(existing) < count:
+        raise InfrastructureError(
+            f"{purpose} needs {count} account(s) of {', '.join(names)}, and only "
+            f"{len(existing)} exist; create them with scripts/setup-accounts.sh"
+        )
     held: list[tuple[int, RunAs]] = []
-    missing = []
+    deadline = time.monotonic() + wait_s
     try:
-        for name in names:
+        while True:
+            for account in existing:
+                if len(held) == count or any(a == account for _, a in held):
+                    continue
+                fd = os.open(LOCK_DIR / f"{account.name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                except BlockingIOError:
+                    os.close(fd)
+                    continue
+                held.append((fd, account))
             if len(held) == count:
                 break
-            try:
-                entry = pwd.getpwnam(name)
-            except KeyError:
-                missing.append(name)
-                continue
-            fd = os.open(LOCK_DIR / f"{name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                os.close(fd)
-                continue
-            held.append((fd, RunAs(entry.pw_uid, entry.pw_gid, entry.pw_name)))
-        if len(held) < count:
-            why = f"accounts missing: {', '.join(missing)}" if missing else "all are in use"
-            raise InfrastructureError(
-                f"{purpose} needs {count} free account(s) of {', '.join(names)} ({why}); "
-                "create them with scripts/setup-accounts.sh, or wait for other runs to end"
-            )
+            if time.monotonic() > deadline:
+                raise InfrastructureError(
+                    f"{purpose} waited {wait_s:.0f}s for {count} free account(s) of "
+                    f"{', '.join(names)}; other runs hold them"
+                )
+            time.sleep(0.2)
         yield [account for _, account in held]
     finally:
         for fd, _ in held:

@@ -58,8 +58,8 @@ def claim(
     try:
         while True:
             for account in existing:
-                if len(held) == count or any(a == account for _, a in held):
-                    continue
+                if len(held) == count:
+                    break
                 fd = os.open(LOCK_DIR / f"{account.name}.lock", os.O_CREAT | os.O_RDWR, 0o600)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -69,6 +69,9 @@ def claim(
                 held.append((fd, account))
             if len(held) == count:
                 break
+            for fd, _ in held:  # all or nothing: two waiting jobs never hold half each
+                os.close(fd)
+            held = []
             if time.monotonic() > deadline:
                 raise InfrastructureError(
                     f"{purpose} waited {wait_s:.0f}s for {count} free account(s) of "

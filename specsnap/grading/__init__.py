@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, export_commit, rev_parse
+from specsnap.gitrepo import GitError, TamperedRepositoryError, export_commit, rev_parse
 from specsnap.globs import matches
 from specsnap.grading.imports import (
     forbidden_files,
@@ -23,6 +23,7 @@ from specsnap.grading.imports import (
 )
 from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
+from specsnap.params import render
 from specsnap.receipt import merkle_digest
 from specsnap.scoring import requirement_passed
 from specsnap.tiers import Tier
@@ -61,16 +62,20 @@ def grade_repository(
     try:
         head = rev_parse(repo)
     except GitError as exc:
-        return _ungradable(tier, f"unexportable commit: {exc}", breaches)
+        breaches += _tampering(exc)
+        return _ungradable(tier, f"unexportable commit: {exc}", breaches, params or {})
     if head is None:
-        return _ungradable(tier, f"no commit to grade: {repo} has no readable HEAD", breaches)
+        reason = f"no commit to grade: {repo} has no readable HEAD"
+        return _ungradable(tier, reason, breaches, params or {})
     with subject_launchers() as subjects, grading_workspace(subjects.first) as work:
         export = work / "export"
         export.mkdir()
         try:
             export_commit(repo, head, export)
         except (GitError, OSError, ValueError) as exc:
-            return _ungradable(tier, f"unexportable commit {head[:12]}: {exc}", breaches, head)
+            breaches += _tampering(exc)
+            reason = f"unexportable commit {head[:12]}: {exc}"
+            return _ungradable(tier, reason, breaches, params or {}, head)
         return grade_tree(tier, export, work, subjects, head, params or {}, breaches)
 
 
@@ -104,7 +109,7 @@ def grade_tree(
     requirements = [
         {
             "id": req.id,
-            "title": req.title,
+            "title": render(req.title, params or {}),
             "package": req.package,
             "passed": requirement_passed([run.outcomes[t] for t in req.tests]),
             "tests": [{"id": t, "outcome": run.outcomes[t]} for t in req.tests],
@@ -201,13 +206,24 @@ def history_rewrites(repo: Path) -> list[dict[str, Any]]:
     return [{"session": None, "what": what} for what in found]
 
 
+def _tampering(exc: Exception) -> list[dict[str, Any]]:
+    """A repository whose objects or layout were forged is a breach, not only a failed export."""
+    if isinstance(exc, TamperedRepositoryError):
+        return [{"session": None, "what": f"the repository was tampered with: {exc}"}]
+    return []
+
+
 def _ungradable(
-    tier: Tier, reason: str, breaches: list[dict[str, Any]], head: str | None = None
+    tier: Tier,
+    reason: str,
+    breaches: list[dict[str, Any]],
+    params: dict[str, Any],
+    head: str | None = None,
 ) -> Grade:
     requirements = [
         {
             "id": r.id,
-            "title": r.title,
+            "title": render(r.title, params),
             "package": r.package,
             "passed": False,
             "tests": [{"id": t, "outcome": "not-run"} for t in r.tests],

@@ -6,8 +6,8 @@ the `subject` fixture, and hands the tests remote references to them.
 
 from __future__ import annotations
 
-from decimal import Decimal
 from collections.abc import Callable
+from decimal import Decimal
 from typing import Any
 
 import pytest
@@ -83,7 +83,9 @@ def berlin(subject: Any) -> Any:
 
 @pytest.fixture
 def paris(subject: Any) -> Any:
-    return subject.module("orders").Address("Jean Dupont", "12 rue de Rivoli", "75001", "Paris", "FR")
+    return subject.module("orders").Address(
+        "Jean Dupont", "12 rue de Rivoli", "75001", "Paris", "FR"
+    )
 
 
 @pytest.fixture

@@ -98,8 +98,7 @@ def _weights(decimals: int) -> dict[str, object]:
 
 
 def _buffer(name: str) -> dict[str, object]:
-    words = name.replace("_", " ")
-    return {"buffer_words": words, "buffer_title": words[0].upper() + words[1:]}
+    return {"buffer_words": name.replace("_", " ")}
 
 
 # -- ORD-1 ----------------------------------------------------------------------------------

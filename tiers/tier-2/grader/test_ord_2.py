@@ -1,75 +1,80 @@
-"""ORD-2: large orders are held for manual review."""
+"""ORD-2: large orders are held for manual review (the threshold and the method's name are
+seeded)."""
 
 from decimal import Decimal
 
-import pytest
-from catalog import Catalog
-from inventory import Inventory, ReservationStatus
-from orders import Address, InvalidTransitionError, OrderService, OrderStatus
 
-
-def _server_order(service: OrderService, address: Address) -> str:
+def _server_order(service, address):
     order = service.create_order("C-1", address)
     service.add_line(order.order_id, "SRV-7001", 1)
     return order.order_id
 
 
-def test_total_of_1000_or_more_goes_on_hold(
-    service: OrderService, catalog: Catalog, inventory: Inventory, berlin: Address
-) -> None:
-    catalog.update_price("SRV-7001", "840.33")
+def test_total_at_the_threshold_goes_on_hold(subject, service, catalog, inventory, berlin, params):
+    status = subject.module("orders").OrderStatus
+    catalog.update_price("SRV-7001", params["hold_net_price_below"])
     below = _server_order(service, berlin)
-    assert service.totals(below).total == Decimal("999.99")
-    assert service.place(below).status is OrderStatus.ALLOCATED
+    assert service.totals(below).total == Decimal(params["hold_below"])
+    assert service.place(below).status == status.ALLOCATED
 
-    catalog.update_price("SRV-7001", "840.34")
+    catalog.update_price("SRV-7001", params["hold_net_price"])
     at = _server_order(service, berlin)
-    assert service.totals(at).total == Decimal("1000.00")
+    assert service.totals(at).total == Decimal(params["hold_total"])
     order = service.place(at)
-    assert order.status is OrderStatus.ON_HOLD
-    assert OrderStatus.ON_HOLD.value == "on_hold"
-    assert order.history == [(OrderStatus.DRAFT, OrderStatus.ON_HOLD)]
+    assert order.status == status.ON_HOLD
+    assert status.ON_HOLD.value == "on_hold"
+    assert order.history == [(status.DRAFT, status.ON_HOLD)]
     assert inventory.reserved("BER", "SRV-7001") == 2
 
 
-def test_approve_releases_the_hold(
-    service: OrderService, inventory: Inventory, berlin: Address
-) -> None:
+def test_approve_releases_the_hold(subject, service, catalog, inventory, berlin, params):
+    status = subject.module("orders").OrderStatus
+    approve = getattr(service, params["approve_fn"])
+    catalog.update_price("SRV-7001", params["hold_net_price"])
     order_id = _server_order(service, berlin)
     service.place(order_id)
-    order = service.approve(order_id)
-    assert order.status is OrderStatus.ALLOCATED
-    assert order.history[-1] == (OrderStatus.ON_HOLD, OrderStatus.ALLOCATED)
+    order = approve(order_id)
+    assert order.order_id == order_id
+    assert order.status == status.ALLOCATED
+    assert order.history[-1] == (status.ON_HOLD, status.ALLOCATED)
     service.mark_shipped(order_id)
     assert inventory.on_hand("BER", "SRV-7001") == 4
-    with pytest.raises(InvalidTransitionError):
-        service.approve(order_id)
+    with subject.raises("orders.InvalidTransitionError"):
+        approve(order_id)
 
 
-def test_only_held_orders_can_be_approved(service: OrderService, berlin: Address) -> None:
+def test_only_held_orders_can_be_approved(subject, service, berlin, params):
+    status = subject.module("orders").OrderStatus
+    approve = getattr(service, params["approve_fn"])
     order = service.create_order("C-1", berlin)
     service.add_line(order.order_id, "MUG-2001", 1)
-    with pytest.raises(InvalidTransitionError):
-        service.approve(order.order_id)
+    with subject.raises("orders.InvalidTransitionError"):
+        approve(order.order_id)
+    assert order.status == status.DRAFT
     service.place(order.order_id)
-    with pytest.raises(InvalidTransitionError):
-        service.approve(order.order_id)
-    assert order.status is OrderStatus.ALLOCATED
+    with subject.raises("orders.InvalidTransitionError"):
+        approve(order.order_id)
+    assert order.status == status.ALLOCATED
+    assert order.history == [(status.DRAFT, status.ALLOCATED)]
 
 
 def test_held_order_cannot_ship_but_can_be_cancelled(
-    service: OrderService, inventory: Inventory, paris: Address
-) -> None:
+    subject, service, catalog, inventory, paris, params
+):
+    status = subject.module("orders").OrderStatus
+    # French VAT (20 %) is above German VAT, so this order is at or above the threshold.
+    catalog.update_price("SRV-7001", params["hold_net_price"])
     order_id = _server_order(service, paris)
+    assert service.totals(order_id).total >= Decimal(params["hold_total"])
     order = service.place(order_id)
-    assert order.status is OrderStatus.ON_HOLD
-    with pytest.raises(InvalidTransitionError):
+    assert order.status == status.ON_HOLD
+    with subject.raises("orders.InvalidTransitionError"):
         service.mark_shipped(order_id)
+    assert order.status == status.ON_HOLD
     assert inventory.on_hand("BER", "SRV-7001") == 5
     assert inventory.reserved("BER", "SRV-7001") == 1
     service.cancel(order_id)
-    assert order.status is OrderStatus.CANCELLED
+    assert order.status == status.CANCELLED
     assert inventory.reserved("BER", "SRV-7001") == 0
-    assert [inventory.get_reservation(r).status for r in order.reservation_ids] == [
-        ReservationStatus.RELEASED
-    ]
+    released = subject.module("inventory").ReservationStatus.RELEASED
+    assert [inventory.get_reservation(r).status for r in order.reservation_ids] == [released]

@@ -1,4 +1,4 @@
-"""Shipping: parcel weights, carrier rate cards, quotes and labels.
+"""Shipping: parcel weights, carrier rate cards, quotes, labels and re-weigh adjustments.
 
 ``shipping`` may use the catalogue (weights, dimensions, hazmat flags) and orders (what to
 ship, where to). It has no access to the inventory.
@@ -9,6 +9,7 @@ from .errors import HazmatRefusedError, NoRateError, ShippingError, UnknownCarri
 from .labels import Label, make_label, render_label, tracking_number
 from .parcel import ParcelSummary, summarize, volumetric_weight
 from .rates import Quote, cheapest_quote, quote_items, quote_order
+from .reweigh import parse_reported_weight, reweigh_adjustment
 from .zones import zone_for
 
 __all__ = [
@@ -25,9 +26,11 @@ __all__ = [
     "cheapest_quote",
     "get_carrier",
     "make_label",
+    "parse_reported_weight",
     "quote_items",
     "quote_order",
     "render_label",
+    "reweigh_adjustment",
     "summarize",
     "tracking_number",
     "volumetric_weight",

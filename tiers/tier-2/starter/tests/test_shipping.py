@@ -11,9 +11,11 @@ from shipping import (
     UnknownCarrierError,
     cheapest_quote,
     make_label,
+    parse_reported_weight,
     quote_items,
     quote_order,
     render_label,
+    reweigh_adjustment,
     summarize,
     tracking_number,
     volumetric_weight,
@@ -100,3 +102,24 @@ def test_tracking_sequence_range() -> None:
     with pytest.raises(ValueError):
         tracking_number("PARCELCO", 100_000_000)
     assert tracking_number("SKYFAST", 7).startswith("SF")
+
+
+def test_reported_weights_in_hub_units() -> None:
+    assert parse_reported_weight("12.5 kg") == Decimal("12.500")
+    assert parse_reported_weight("14500g") == Decimal("14.500")
+    assert parse_reported_weight("2 LB") == Decimal("0.907")
+    assert parse_reported_weight("40 oz") == Decimal("1.134")
+    with pytest.raises(ValueError):
+        parse_reported_weight("12.5 stone")
+    with pytest.raises(ValueError):
+        parse_reported_weight("heavy")
+
+
+def test_reweigh_adjustment(catalog: Catalog) -> None:
+    quote = quote_items([("MUG-2001", 4)], catalog, "DE", "PARCELCO")
+    assert (quote.billable_kg, quote.price) == (Decimal("2.0"), Decimal("4.90"))
+    assert reweigh_adjustment(quote, "1.9 kg") == Decimal("0.00")
+    assert reweigh_adjustment(quote, "2100 g") == Decimal("2.00")
+    assert reweigh_adjustment(quote, "30 lb") == Decimal("10.00")
+    with pytest.raises(NoRateError):
+        reweigh_adjustment(quote, "80 lb")

@@ -25,6 +25,13 @@ def agent_accounts() -> None:
         subprocess.run(["bash", str(ROOT / "scripts" / "setup-accounts.sh")], check=True)
 
 
+def fixture_value(name: str, seed: int = 0) -> object:
+    """A value the fixture tier (tier-90) draws for `seed`, for tests that write its solution."""
+    from specsnap.params import values_for
+
+    return values_for(load_tier(FIXTURE_TIERS / "tier-90"), seed)[name]
+
+
 @pytest.fixture
 def fixture_tiers(monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point SpecSnap at the fixture tiers (tier-90) for this test."""

@@ -27,7 +27,7 @@ import pytest
 
 from specsnap.agents.base import ApiRoute, get_agent
 from specsnap.metering.apis import APIS
-from tests.conftest import FIXTURE_TIERS
+from tests.conftest import FIXTURE_TIERS, fixture_value
 from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary, session_context, start_session
@@ -49,12 +49,12 @@ from units import to_grams
 
 
 def weight_line(name: str, value: float, unit: str) -> str:
-    """One line of a weight report: the name and the weight in grams, or kg from 1000 g."""
+    """One line of a weight report: the name and the weight in grams, or kg from HEAVY g."""
     grams = to_grams(value, unit)
-    if grams >= 1000:
+    if grams >= HEAVY:
         return f"{name}: {grams / 1000:.2f} kg"
     return f"{name}: {grams:.0f} g"
-''',
+'''.replace("HEAVY", str(fixture_value("heavy_from"))),
 }
 COMMIT = "git add -A && git commit -q -m 'Finish the sprint'"
 

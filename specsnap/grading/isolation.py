@@ -105,6 +105,8 @@ def subject_launchers() -> Iterator[Subjects]:
 
 def _launcher(account: RunAs) -> SubjectLauncher:
     python = python_for(account)
+    if _under_private_tmp(python) and _root_namespaces() and not account.is_self:
+        python = next((p for p in SYSTEM_PYTHONS if os.path.exists(p)), python)
     flags = ("-P", "-s", "-S", "-B")
     if not account.is_self:
         drop = ("setpriv", f"--reuid={account.uid}", f"--regid={account.gid}", "--clear-groups")
@@ -119,6 +121,16 @@ def _launcher(account: RunAs) -> SubjectLauncher:
         user_ns = ("unshare", "--user", "--map-root-user", "--net", "--", python, *flags)
         return SubjectLauncher(account, user_ns, python, True, None)
     return SubjectLauncher(account, (python, *flags), python, False, None)
+
+
+SYSTEM_PYTHONS = ("/usr/local/bin/python3", "/usr/bin/python3")
+
+
+def _under_private_tmp(path: str) -> bool:
+    """Whether a subject with a private /tmp would not see `path` (an interpreter in a venv
+    under /tmp, say)."""
+    real = os.path.realpath(path)
+    return any(real.startswith(d + "/") for d in ("/tmp", "/var/tmp", "/dev/shm"))
 
 
 @contextmanager

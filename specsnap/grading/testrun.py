@@ -13,6 +13,7 @@ Layout of the grading workspace (outside the sandbox; only SpecSnap's account ca
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.util
 import json
 import os
@@ -20,6 +21,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass, field
 from importlib import resources
@@ -184,7 +186,7 @@ def _run_visible(
         os.chown(scratch, launcher.account.uid, launcher.account.gid)
     read_end, write_end = os.pipe()
     config = {
-        "grader_paths": _grader_paths(),
+        "grader_paths": [str(grader_runtime())] if launcher.private_tmp else _grader_paths(),
         "boot_dir": str(work / "boot"),
         "code_paths": code_paths,
         "network_guard": not launcher.network_isolated,
@@ -240,20 +242,55 @@ def _drain(fd: int, chunks: list[bytes], cap: int) -> None:
     os.close(fd)
 
 
+GRADER_PACKAGES = ("pytest", "_pytest", "pluggy", "pytest_timeout", "iniconfig", "packaging", "py")
+RUNTIMES = Path("/var/lib/specsnap/runtime")
+
+
+def grader_runtime() -> Path:
+    """A root-owned, world-readable copy of the grader's pytest and its dependencies.
+
+    The visible tests' subject runs them, and a subject has a private /tmp: a SpecSnap installed
+    under /tmp (a CI checkout, say) would be invisible to it. The copy is made once per set of
+    versions and reused.
+    """
+    sources = [_package_path(name) for name in GRADER_PACKAGES]
+    key = hashlib.sha256(
+        "\n".join(f"{p}:{p.stat().st_mtime_ns}" for p in sources).encode()
+    ).hexdigest()[:16]
+    target = RUNTIMES / key
+    if target.is_dir():
+        return target
+    RUNTIMES.mkdir(parents=True, exist_ok=True)
+    RUNTIMES.parent.chmod(0o711)
+    RUNTIMES.chmod(0o711)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=RUNTIMES))
+    for source in sources:
+        if source.is_dir():
+            shutil.copytree(source, staging / source.name, ignore=shutil.ignore_patterns("*.pyc"))
+        else:
+            shutil.copy2(source, staging / source.name)
+    _make_readable(staging)
+    try:
+        staging.rename(target)
+    except OSError:  # another grading made it first
+        shutil.rmtree(staging, ignore_errors=True)
+    return target
+
+
+def _package_path(name: str) -> Path:
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise InfrastructureError(f"the grader needs {name!r}, which is not installed")
+    origin = Path(spec.origin).resolve()
+    return origin.parent if origin.name == "__init__.py" else origin
+
+
 def _grader_paths() -> list[str]:
     """The directories holding the grader's own pytest and its dependencies, nothing else.
 
     Found with find_spec, without importing them (importing pytest alone costs ~0.1 s).
     """
-    paths = set()
-    for name in ("pytest", "_pytest", "pluggy", "pytest_timeout", "iniconfig", "packaging"):
-        spec = importlib.util.find_spec(name)
-        if spec is None or spec.origin is None:
-            raise InfrastructureError(f"the grader needs {name!r}, which is not installed")
-        origin = Path(spec.origin).resolve()
-        package_dir = origin.parent if origin.name == "__init__.py" else origin
-        paths.add(str(package_dir.parent))
-    return sorted(paths)
+    return sorted({str(_package_path(name).parent) for name in GRADER_PACKAGES})
 
 
 def _run(

@@ -27,6 +27,7 @@ class Settings:
     agent_options: dict[str, str] = field(default_factory=lambda: {"z": "1", "cmd": "a b"})
     budget_tokens: int | None = None
     tier_sha256: str = "a" * 64
+    agent_account: str = ""
     reasons: tuple[str, ...] = ()
 
     def unofficial_reasons(self) -> list[str]:

@@ -24,7 +24,7 @@ import sys
 import tempfile
 import threading
 from dataclasses import dataclass, field
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -243,19 +243,20 @@ def _drain(fd: int, chunks: list[bytes], cap: int) -> None:
 
 
 GRADER_PACKAGES = ("pytest", "_pytest", "pluggy", "pytest_timeout", "iniconfig", "packaging", "py")
+GRADER_DISTRIBUTIONS = ("pytest", "pytest-timeout")
 RUNTIMES = Path("/var/lib/specsnap/runtime")
 
 
 def grader_runtime() -> Path:
-    """A root-owned, world-readable copy of the grader's pytest and its dependencies.
+    """A root-owned, world-readable copy of the grader's pytest and everything it needs.
 
     The visible tests' subject runs them, and a subject has a private /tmp: a SpecSnap installed
-    under /tmp (a CI checkout, say) would be invisible to it. The copy is made once per set of
-    versions and reused.
+    under /tmp (a CI checkout, say) would be invisible to it. The copy holds the installed files
+    of pytest, pytest-timeout and their requirements, is made once per set of versions and reused.
     """
-    sources = [_package_path(name) for name in GRADER_PACKAGES]
+    dists = _distribution_closure(GRADER_DISTRIBUTIONS)
     key = hashlib.sha256(
-        "\n".join(f"{p}:{p.stat().st_mtime_ns}" for p in sources).encode()
+        "\n".join(sorted(f"{d.metadata['Name']}=={d.version}" for d in dists)).encode()
     ).hexdigest()[:16]
     target = RUNTIMES / key
     if target.is_dir():
@@ -264,17 +265,46 @@ def grader_runtime() -> Path:
     RUNTIMES.parent.chmod(0o711)
     RUNTIMES.chmod(0o711)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=RUNTIMES))
-    for source in sources:
-        if source.is_dir():
-            shutil.copytree(source, staging / source.name, ignore=shutil.ignore_patterns("*.pyc"))
-        else:
-            shutil.copy2(source, staging / source.name)
+    for dist in dists:
+        for file in dist.files or ():
+            parts = Path(str(file)).parts
+            if not parts or parts[0] == ".." or file.suffix == ".pyc":
+                continue  # scripts installed outside site-packages; bytecode
+            source = Path(str(dist.locate_file(file)))
+            if source.is_file():
+                (staging / file).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(source, staging / file)
     _make_readable(staging)
     try:
         staging.rename(target)
     except OSError:  # another grading made it first
         shutil.rmtree(staging, ignore_errors=True)
     return target
+
+
+def _distribution_closure(names: tuple[str, ...]) -> list[metadata.Distribution]:
+    """The installed distributions `names` need, with their requirements for this interpreter."""
+    from packaging.requirements import Requirement
+
+    found: dict[str, metadata.Distribution] = {}
+    todo = list(names)
+    while todo:
+        name = todo.pop()
+        key = name.lower().replace("_", "-")
+        if key in found:
+            continue
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:
+            raise InfrastructureError(
+                f"the grader needs {name!r}, which is not installed"
+            ) from None
+        found[key] = dist
+        for line in dist.requires or ():
+            requirement = Requirement(line)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                todo.append(requirement.name)
+    return list(found.values())
 
 
 def _package_path(name: str) -> Path:

@@ -10,4 +10,6 @@ python3 -m venv .venv
 .venv/bin/ruff format --check specsnap entrypoint tests benchmarks
 .venv/bin/mypy
 .venv/bin/lint-imports
-.venv/bin/python -m pytest "$@"
+# One pytest worker per CPU (most tests wait on real subprocesses); tests that share one
+# resource (the Docker engine) carry an xdist_group and run on one worker.
+.venv/bin/python -m pytest -n "${SPECSNAP_TEST_WORKERS:-auto}" --dist loadgroup --durations=15 "$@"

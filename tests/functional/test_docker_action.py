@@ -32,7 +32,7 @@ from tests.functional.test_action import (
 )
 from tests.support.github_server import GitHubServer
 
-pytestmark = [pytest.mark.docker, pytest.mark.slow]
+pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_BASE_IMAGE = "specsnap-base:bookworm"  # scripts/build-base-image.sh makes it

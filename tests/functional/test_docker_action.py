@@ -125,7 +125,7 @@ def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
             "runuser",
             image,
             "-u",
-            "specsnap",
+            "dev0",
             "--",
             "bash",
             "-c",
@@ -139,7 +139,7 @@ def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_agent_account_cannot_read_the_tiers(image: str) -> None:
-    assert as_agent(image, "id -un").stdout.strip() == "specsnap"
+    assert as_agent(image, "id -un").stdout.strip() == "dev0"  # an account of the agent pool
     for secret in (
         "ls /opt/specsnap/tiers",
         "cat /opt/specsnap/tiers/tier-2/tier.yaml",

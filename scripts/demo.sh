@@ -7,6 +7,6 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e .
-out="$(mktemp -d /tmp/specsnap-demo-XXXXXX)"
+out="$(mktemp -d /tmp/demo-XXXXXX)"
 chmod 711 "$out"
 exec .venv/bin/specsnap run --tier 2 --agent notetaker --out "$out/run" "$@"

@@ -14,12 +14,13 @@ from pathlib import Path
 
 from specsnap.errors import InfrastructureError
 
+# Neutral on purpose: nothing in the sandbox tells the agent it is being benchmarked.
 BASELINE_IDENTITY = {
-    "GIT_AUTHOR_NAME": "SpecSnap",
-    "GIT_AUTHOR_EMAIL": "baseline@specsnap.invalid",
+    "GIT_AUTHOR_NAME": "Maintainers",
+    "GIT_AUTHOR_EMAIL": "maintainers@example.invalid",
     "GIT_AUTHOR_DATE": "2025-01-01T00:00:00+0000",
-    "GIT_COMMITTER_NAME": "SpecSnap",
-    "GIT_COMMITTER_EMAIL": "baseline@specsnap.invalid",
+    "GIT_COMMITTER_NAME": "Maintainers",
+    "GIT_COMMITTER_EMAIL": "maintainers@example.invalid",
     "GIT_COMMITTER_DATE": "2025-01-01T00:00:00+0000",
 }
 

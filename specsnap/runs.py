@@ -167,8 +167,8 @@ def prepare_run(
     )
     commit = create_baseline(sandbox, BASELINE_MESSAGE)
     # Agents start with an empty HOME, so the repository carries a committer identity.
-    git(sandbox, "config", "user.name", "SpecSnap Agent")
-    git(sandbox, "config", "user.email", "agent@specsnap.invalid")
+    git(sandbox, "config", "user.name", "Developer")
+    git(sandbox, "config", "user.email", "developer@example.invalid")
     (out / "sessions").mkdir(mode=0o700)
     account = "" if run_as.is_self else run_as.name
     run = replace(wanted, baseline_commit=commit, agent_account=account)

@@ -56,7 +56,8 @@ class CommandAgent:
         command = template.replace("{prompt_file}", shlex.quote(str(ctx.prompt_file)))
         command = command.replace("{prompt}", shlex.quote(ctx.prompt))
         stdin = None if uses_placeholder else ctx.prompt.encode()
-        env: dict[str, str] = {}
+        # Only this adapter tells its program about SpecSnap: the file it may report usage in.
+        env: dict[str, str] = {"SPECSNAP_USAGE_FILE": str(ctx.usage_file)}
         for api, route in ctx.routes.items():
             env[BASE_URL_VARIABLES[api]] = route.base_url
             env[route.key_env] = route.key

@@ -25,14 +25,20 @@ from specsnap.agents.base import (
 )
 from specsnap.errors import UsageError
 from specsnap.gitrepo import rev_parse
-from specsnap.identity import RunAs, give_to, python_for, take_back
+from specsnap.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.metering.session import SessionMetering
 from specsnap.params import recall_seed, values_for
 from specsnap.prompts import session_prompt
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.homes import Home, clear_shared_tmp, make_home, retire_home
 from specsnap.sessions.output import OutputCapture
-from specsnap.sessions.processes import SessionMarks, end_account, freeze, terminate
+from specsnap.sessions.processes import (
+    SESSION_VARIABLE,
+    SessionMarks,
+    end_account,
+    freeze,
+    terminate,
+)
 from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.supervisor import Supervisor
 from specsnap.solutions import write_solution
@@ -102,12 +108,12 @@ def _run_in_home(
     run.sandbox.chmod(0o700)  # other accounts (other runs' agents) never read it
 
     sup = Supervisor(run, index, on_cutoff)
-    ctl_dir = Path(tempfile.mkdtemp(prefix="specsnap-ctl-"))
+    ctl_dir = Path(tempfile.mkdtemp(prefix="ctl-"))
     if not run_as.is_self:  # only the agent's account (its own group) reaches the socket
         os.chown(ctl_dir, 0, run_as.gid)
     ctl_dir.chmod(0o710 if not run_as.is_self else 0o711)
     server = ControlServer(ctl_dir / "hooks.sock", sup.on_hook)
-    digests = install_hooks(run.sandbox, python_for(run_as), server.path)
+    digests = install_hooks(run.sandbox, _hook_python(run_as), server.path)
     give_to(run.sandbox / ".git" / "hooks", run_as)
     if not sup.final and not sup.arm_on_commit:
         sup.arm()
@@ -147,6 +153,15 @@ def _run_in_home(
     return record
 
 
+def _hook_python(run_as: RunAs) -> str:
+    """The interpreter named in the hooks' first line: the system's where there is one, so the
+    hook text does not show where SpecSnap is installed (hooks need the standard library only)."""
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(candidate) and can_execute(candidate, run_as):
+            return candidate
+    return python_for(run_as)
+
+
 def _start_metering(traits: AdapterTraits, run: Run, run_as: RunAs) -> SessionMetering | None:
     """SpecSnap's meter between the agent and its model APIs, holding their keys, and the
     agent's egress confined to it; None with `--agent-opt meter=off`."""
@@ -184,7 +199,7 @@ def _prepare_home(
     control_dir = None
     if needs_solution:
         tier = run.tier
-        control_dir = home / ".specsnap-control"
+        control_dir = home / ".control"
         write_solution(tier, solution_values(run), control_dir)
     return SessionContext(
         index=index,
@@ -192,7 +207,7 @@ def _prepare_home(
         home=home,
         prompt=prompt,
         prompt_file=home / "prompt.md",
-        usage_file=home / ".specsnap-usage.json",
+        usage_file=home / ".usage.json",
         options=run.agent_options,
         control_dir=control_dir,
     )
@@ -265,8 +280,7 @@ def _environment(
         "LC_ALL": "C.UTF-8",
         "TERM": "dumb",
         "CI": "true",
-        "SPECSNAP_USAGE_FILE": str(ctx.usage_file),
-        "SPECSNAP_SESSION": token,
+        SESSION_VARIABLE: token,
     }
     for name in (*declared, *passed):
         if name in os.environ:

@@ -20,7 +20,7 @@ from pathlib import Path
 HOOKS = ("pre-commit", "post-commit")
 
 HOOK_TEMPLATE = """#!{python} -IS
-# SpecSnap session hook: reports to the session supervisor. Changing it is a protocol breach.
+# Session hook: reports to the session supervisor. Changing it is a protocol breach.
 import socket
 import sys
 
@@ -37,7 +37,7 @@ try:
         chunks.append(chunk)
     reply = b"".join(chunks)
 except OSError as exc:
-    sys.stderr.write("specsnap: the session supervisor did not answer (%s)\\n" % exc)
+    sys.stderr.write("{hook}: the session supervisor did not answer (%s)\\n" % exc)
     sys.exit({unreachable_code})
 code, _, text = reply.partition(b"\\n")
 sys.stderr.write(text.decode("utf-8", "replace"))

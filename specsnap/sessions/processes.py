@@ -29,15 +29,20 @@ from specsnap.identity import RunAs
 SWEEP_ATTEMPTS = 50
 
 
+#: The environment variable that carries a session's token (a neutral name: nothing in the
+#: agent's environment says SpecSnap).
+SESSION_VARIABLE = "SESSION_ID"
+
+
 @dataclass(frozen=True)
 class SessionMarks:
     pgid: int
-    token: str  # value of SPECSNAP_SESSION in the agent's environment
+    token: str  # value of SESSION_VARIABLE in the agent's environment
     account: RunAs | None = None  # containment by account: every process of it is the session's
 
     @property
     def env_entry(self) -> bytes:
-        return f"SPECSNAP_SESSION={self.token}".encode()
+        return f"{SESSION_VARIABLE}={self.token}".encode()
 
     @property
     def containment(self) -> str:

@@ -82,7 +82,7 @@ class Supervisor:
         if hook == "pre-commit":
             if self.watcher.armed:
                 self._freeze("commit-attempt")
-                return 1, "specsnap: commits are refused while the cutoff is armed\n"
+                return 1, "pre-commit: commit refused\n"
             return 0, ""
         if self.arm_on_commit and rev_parse(self.run.sandbox) != self.head_at_start:
             self.arm()

@@ -94,7 +94,7 @@ def test_an_escaped_daemon_is_frozen_and_ended_with_the_account(
 ) -> None:
     log = daemon_log(tmp_path, account)
     python = python_for(account)
-    agent = start_as(account, [python, "-c", DAEMON, str(log)], {"SPECSNAP_SESSION": "t1"})
+    agent = start_as(account, [python, "-c", DAEMON, str(log)], {"SESSION_ID": "t1"})
     agent.wait()
     assert wait_for(lambda: log.stat().st_size > 0)  # the daemon runs, outside every mark
     marks = SessionMarks(pgid=agent.pid, token="t1", account=account)
@@ -141,7 +141,7 @@ def test_without_an_account_the_marks_find_a_setsid_child_by_its_token(tmp_path:
     child = f"setsid {sys.executable} -c 'import time\nwhile True: time.sleep(0.01)' & echo $!"
     agent = subprocess.Popen(
         ["sh", "-c", child],
-        env={"SPECSNAP_SESSION": "t2", "PATH": os.environ["PATH"]},
+        env={"SESSION_ID": "t2", "PATH": os.environ["PATH"]},
         start_new_session=True,
         stdout=subprocess.PIPE,
     )

@@ -109,8 +109,9 @@ def rule_broken(
     listed = source in wiring.packages
     first_party_target = target in wiring.packages or target in first_party
     if listed and first_party_target and target not in wiring.packages[source]:
-        allowed = ", ".join(sorted(wiring.packages[source])) or "nothing"
-        return f"{source} may import only {allowed}"
+        if not wiring.packages[source]:
+            return f"{source} may import no other package of the repository"
+        return f"{source} may import only {', '.join(sorted(wiring.packages[source]))}"
     if listed:
         for module in wiring.private:
             if imported == module or imported.startswith(module + "."):

@@ -49,6 +49,7 @@ from specsnap.sessions.processes import account_pids, end_account
 from specsnap.tiers import Tier, load_tier
 
 RUN_FILE = "run.json"
+GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
 BASELINE_MESSAGE = "Baseline"
 DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
@@ -210,9 +211,15 @@ def session_records(run: Run) -> list[dict[str, Any]]:
     return records
 
 
-def session_breaches(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Every protocol breach the sessions recorded, in session order."""
-    return [breach for record in records for breach in record.get("breaches", [])]
+def session_breaches(
+    records: list[dict[str, Any]], run: Run | None = None
+) -> list[dict[str, Any]]:
+    """Every protocol breach the sessions recorded, in session order, and (given the run) what
+    grading found of the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
+    found = [breach for record in records for breach in record.get("breaches", [])]
+    if run is not None and (run.run_dir / GRADING_BREACHES).is_file():
+        found += json.loads((run.run_dir / GRADING_BREACHES).read_text())
+    return found
 
 
 def grade_run(run_dir: Path) -> Scorecard:
@@ -223,7 +230,8 @@ def grade_run(run_dir: Path) -> Scorecard:
     if missing:
         raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
     records = session_records(run)
-    breaches = session_breaches(records) + _alive_at_grading(run)
+    _record_alive_at_grading(run)
+    breaches = session_breaches(records, run)
     started = time.monotonic()
     grade = grade_repository(tier, run.sandbox, values_for(tier, run.seed), breaches)
     card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
@@ -232,15 +240,18 @@ def grade_run(run_dir: Path) -> Scorecard:
     return card
 
 
-def _alive_at_grading(run: Run) -> list[dict[str, Any]]:
+def _record_alive_at_grading(run: Run) -> None:
     """Nothing of the agent may run while its work is graded: end whatever of its account is
-    alive (nothing should be; the sessions ended it all) and call it a breach."""
+    alive (nothing should be; the sessions ended it all) and record it as a breach in the run's
+    records (root's), where `verify --run` finds it again."""
     account = account_named(run.agent_account) if run.agent_account else None
     if account is None or os.geteuid() != 0 or not account_pids(account.uid):
-        return []
+        return
     alive = end_account(account)
     what = f"{alive} process(es) of the agent's account were alive at grading; SpecSnap ended them"
-    return [{"session": run.tier.sessions, "what": what}]
+    path = run.run_dir / GRADING_BREACHES
+    path.write_text(json.dumps([{"session": run.tier.sessions, "what": what}]) + "\n")
+    path.chmod(0o600)
 
 
 # -- the agent account pool ----------------------------------------------------------------

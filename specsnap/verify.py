@@ -111,7 +111,7 @@ def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
     ]
     records = session_records(run)
     params = values_for(run.tier, run.seed)
-    grade = grade_repository(run.tier, run.sandbox, params, session_breaches(records))
+    grade = grade_repository(run.tier, run.sandbox, params, session_breaches(records, run))
     fresh = build_scorecard(run, run.tier, records, grade, grading_s=0.0)
     differences = differences_between(
         without_timings(document), without_timings(scorecard_document(fresh))

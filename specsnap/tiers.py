@@ -52,7 +52,6 @@ class Tier:
     product_note: str | None
     cutoff_arm: str
     watch: tuple[str, ...]
-    ignore: tuple[str, ...]
     sprint_title: str
     sprint_preamble: str
     requirements: tuple[Requirement, ...]
@@ -254,7 +253,6 @@ def _build(data: dict[str, Any], root: Path) -> Tier:
         ),
         cutoff_arm=cutoff["arm"],
         watch=tuple(cutoff["watch"]),
-        ignore=tuple(cutoff.get("ignore", [])),
         sprint_title=data["sprint"]["title"],
         sprint_preamble=data["sprint"]["preamble"].strip(),
         requirements=tuple(

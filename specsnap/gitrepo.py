@@ -89,6 +89,7 @@ def git(
 
     GIT_DIR is always `repo/.git`, so git never searches parent directories for a repository.
     """
+    repo = repo.absolute()  # git runs in `repo`: a relative GIT_DIR would point inside it
     git_dir = repo / ".git"
     if os.path.lexists(git_dir) and not plain_git_dir(repo):
         raise GitError(f"{git_dir} is not a directory; SpecSnap does not follow it")

@@ -100,16 +100,23 @@ def list_tiers() -> list[str]:
 
 
 def resolve_tier_dir(ref: str) -> Path:
-    """`2`, `tier-2` or a path to a tier directory → the tier directory."""
+    """`2`, `tier-2` or a path to a tier directory → the tier directory.
+
+    A bare name is always an installed tier, never a directory of that name where SpecSnap
+    happens to run: only a reference with a `/` in it is a path.
+    """
     path = Path(ref)
-    if (path / "tier.yaml").is_file():
+    if "/" in ref and (path / "tier.yaml").is_file():
         return path.resolve()
     name = f"tier-{ref}" if ref.isdigit() else ref
     candidate = tiers_dir() / name
     if (candidate / "tier.yaml").is_file():
         return candidate
     known = ", ".join(list_tiers())
-    raise UsageError(f"unknown tier {ref!r}; known tiers: {known}")
+    raise UsageError(
+        f"unknown tier {ref!r}; known tiers: {known} (a tier directory is given as a path "
+        "with a /, e.g. ./my-tier)"
+    )
 
 
 def load_tier(ref: str | Path) -> Tier:

@@ -14,7 +14,7 @@ from html import escape
 
 from specsnap import __version__
 from specsnap.aggregate import Estimate, Result, Summary, agent_label, summarize
-from specsnap.leaderboard.plot import tier_plot
+from specsnap.leaderboard.plot import LEGEND, tier_plot
 from specsnap.ledger.chain import UNLOCK_TES, Ledger, unlocking_entry
 from specsnap.ledger.entry import Entry
 from specsnap.render.summary import NO_VALUE, interval_text, mean_text, stage_name
@@ -136,7 +136,8 @@ def _tier_block(
     table_rows = "\n".join(_row(rank, s, attested[s.agent]) for rank, s in enumerate(rows, 1))
     return (
         f'<h3 id="{anchor}">{escape(tier)}</h3>\n'
-        f"<figure>{tier_plot(title, rows, runs)}</figure>\n"
+        f"<figure>{tier_plot(title, rows, runs)}"
+        f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n"
         f'<table class="results" data-stage="{stage}" data-tier="{escape(tier)}">\n'
         '<thead><tr><th>#</th><th class="agent">Agent</th><th>Runs</th><th>Seeds</th>'
         f"<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"

@@ -21,6 +21,7 @@ ROW = 30
 AXIS = 34  # room for the axis labels below the rows
 LABEL_CHARS = 28
 TICKS = (0.0, 0.25, 0.5, 0.75, 1.0)
+LEGEND = "● one run (seed) · ◆ mean · bar: confidence interval of the mean (from three runs on)"
 
 
 def x_of(value: float) -> float:

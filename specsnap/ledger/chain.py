@@ -12,7 +12,7 @@ read the hidden tests) cannot unlock anything, nor rank.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from specsnap.ledger.entry import GENESIS, Candidate, Entry, encode_entry, entry_digest
@@ -146,7 +146,10 @@ def chain_problems(ledger: Ledger) -> list[str]:
         attested = candidate.attestation is not None and candidate.attestation.signature_checked
         if entry.attested != attested:
             problems.append(f"{where}: attested is {entry.attested}; its attestation says not")
-        replay = Ledger((*replay.entries, entry), (*replay.digests, digest))
+        # The replay goes on as the rules would have written it, so one misplaced mark is
+        # reported where it is, not again at every entry after it.
+        ruled = replace(entry, unlocks_stage_2=should_unlock)
+        replay = Ledger((*replay.entries, ruled), (*replay.digests, digest))
         previous = digest
     return problems
 

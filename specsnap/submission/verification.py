@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, NoReturn
@@ -125,7 +126,7 @@ def verify_submission(bundle: Path, *, attestation_verified: bool = False) -> Su
             checks.checks.extend(rebuilt.checks)
             if rebuilt.ok:
                 digest = sha256_hex(bundle.read_bytes())
-                candidate = _candidate(card, checks.checks, attestation, digest)
+                candidate = candidate_of(card, checks.checks, attestation, digest)
         except Refusal:
             pass
     return SubmissionReport(bundle, tuple(checks.checks), candidate)
@@ -311,9 +312,10 @@ def _attestation(
     return found
 
 
-def _candidate(
-    card: Scorecard, checks: list[Check], attestation: Attestation | None, bundle_sha256: str
+def candidate_of(
+    card: Scorecard, checks: Sequence[Check], attestation: Attestation | None, bundle_sha256: str
 ) -> Candidate:
+    """What the ledger records of `card`, verified by `checks` from the bundle `bundle_sha256`."""
     return Candidate(
         scorecard_sha256=card.receipt.scorecard_sha256,
         tier_id=card.tier_id,

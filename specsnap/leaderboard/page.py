@@ -137,7 +137,7 @@ def _tier_block(
     return (
         f'<h3 id="{anchor}">{escape(tier)}</h3>\n'
         f"<figure>{tier_plot(title, rows, runs)}"
-        f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n"
+        f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n'
         f'<table class="results" data-stage="{stage}" data-tier="{escape(tier)}">\n'
         '<thead><tr><th>#</th><th class="agent">Agent</th><th>Runs</th><th>Seeds</th>'
         f"<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"

@@ -135,7 +135,7 @@ def test_a_changed_or_missing_member_breaks_the_manifest() -> None:
         "fifo",
         "oversized",
         "duplicate",
-    ],  # fmt: skip
+    ],
 )
 def test_hostile_members_are_refused_and_nothing_is_written(
     tmp_path: Path, add: Callable[[tarfile.TarFile], None], message: str

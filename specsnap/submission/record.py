@@ -42,6 +42,8 @@ def record_submission(
         return Recording(Outcome.ALREADY, existing, (), None)
     report = verify_submission(bundle, attestation_verified=attestation_verified)
     if report.candidate is None or not report.ok:
-        return Recording(Outcome.REFUSED, None, report.reasons, report)
+        failed = ", ".join(c.name for c in report.checks if not c.ok)
+        reason = f"the submission does not verify (failed: {failed}; the checks say why)"
+        return Recording(Outcome.REFUSED, None, (reason,), report)
     judgement = append_candidate(ledger_path, report.candidate, now)
     return Recording(judgement.outcome, judgement.entry, judgement.reasons, report)

@@ -197,7 +197,8 @@ def other_version(runs: Runs, members: Members) -> None:
     ("edit", "failing"),
     [
         (unsealed_edit, "FAIL scorecard_sha256: recomputed "),
-        (other_tokens, "FAIL rebuild: scores.effective_tokens: the scorecard has 0.0, the rebuild gives 1000.0; sessions[0].tokens.input: "),
+        (other_tokens, "FAIL rebuild: scores.effective_tokens: the scorecard has 0.0, the "
+                       "rebuild gives 1000.0; sessions[0].tokens.input: "),
         (other_prompt, "FAIL prompts: session 2: the prompt does not digest to prompt_sha256"),
         (other_history, "FAIL head_commit: "),
         (foreign_tier, "FAIL run: '/tmp/my-own-tier' is not an installed tier (tier-90)"),

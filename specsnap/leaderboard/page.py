@@ -28,6 +28,7 @@ body { font: 14px/1.45 system-ui, sans-serif; color: #24292f; margin: 0 auto; ma
 h1 { margin: 24px 0 4px; } h2 { margin-top: 36px; border-bottom: 1px solid #d0d7de; }
 table { border-collapse: collapse; margin: 8px 0 16px; width: 100%; }
 th, td { border-bottom: 1px solid #d8dee4; padding: 4px 8px; text-align: right; }
+td { white-space: nowrap; } td.agent { white-space: normal; overflow-wrap: anywhere; }
 th { background: #f6f8fa; } td.agent, th.agent, td.left { text-align: left; }
 code { font-size: 12px; } .muted { color: #57606a; } .locked { color: #9a6700; }
 .unlocked { color: #1a7f37; } figure { margin: 0; overflow-x: auto; }

@@ -22,13 +22,15 @@ submitter's word unless an attestation ties the scorecard to a workflow run (doc
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tempfile
+import types
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from specsnap import __version__
 from specsnap.aggregate import stage_of
@@ -148,23 +150,14 @@ def _version_problems(card: Scorecard) -> list[str]:
     ]
 
 
-# run.json: the fields a run has, the type each must have (None allowed where the run has it).
-_RUN_FIELDS: dict[str, tuple[type, ...]] = {
-    "run_dir": (type(None),),
-    "tier_dir": (str,),
-    "tier_id": (str,),
-    "tier_sha256": (str,),
-    "seed": (int,),
-    "agent": (str,),
-    "agent_options": (dict,),
-    "pass_env": (list,),
-    "time_limit_s": (int, type(None)),
-    "budget_tokens": (int, type(None)),
-    "baseline_commit": (str,),
-    "sessions_done": (list,),
-    "specsnap_version": (str,),
-    "agent_account": (str,),
-}
+def _json_types(hint: Any) -> tuple[type, ...]:
+    """The JSON value types a run.json field of type `hint` may hold (run_dir is stored as null)."""
+    if get_origin(hint) in (Union, types.UnionType):
+        return tuple(t for arg in get_args(hint) for t in _json_types(arg))
+    if get_origin(hint) is Literal:
+        return tuple({type(value) for value in get_args(hint)})
+    plain = get_origin(hint) or hint
+    return {Path: (type(None),), type(None): (type(None),)}.get(plain, (plain,))
 
 
 def _run(data: bytes, card: Scorecard, checks: Checklist) -> tuple[Tier, Run]:
@@ -172,14 +165,13 @@ def _run(data: bytes, card: Scorecard, checks: Checklist) -> tuple[Tier, Run]:
         fields = json.loads(data)
     except ValueError as exc:
         checks.refuse("run", f"{RUN} is not JSON: {exc}")
-    checks_of_fields = _run_field_problems(fields)
-    if checks_of_fields:
-        checks.require("run", checks_of_fields, "")
+    problems = _run_field_problems(fields)
+    if problems:
+        checks.require("run", problems, "")
     tier_id = fields["tier_id"]
     if tier_id not in list_tiers():
         checks.refuse("run", f"{tier_id!r} is not an installed tier ({', '.join(list_tiers())})")
     tier = load_tier(tiers_dir() / tier_id)
-    problems = []
     expected = [card.tier_id, card.seed, card.agent.name, dict(card.agent.options)]
     found = [tier_id, fields["seed"], fields["agent"], fields["agent_options"]]
     if found != expected:
@@ -192,15 +184,17 @@ def _run(data: bytes, card: Scorecard, checks: Checklist) -> tuple[Tier, Run]:
 
 
 def _run_field_problems(fields: Any) -> list[str]:
+    """run.json must hold exactly the fields of a Run, each of its type (as `Run` declares)."""
     if not isinstance(fields, dict):
         return [f"{RUN} is not an object"]
-    unknown = sorted(set(fields) - set(_RUN_FIELDS))
-    missing = sorted(set(_RUN_FIELDS) - set(fields))
-    problems = [f"{RUN}: unknown key {key!r}" for key in unknown]
-    problems += [f"{RUN}: no {key!r}" for key in missing]
-    for key, types in _RUN_FIELDS.items():
+    hints = get_type_hints(Run)
+    declared = {f.name: _json_types(hints[f.name]) for f in dataclasses.fields(Run)}
+    problems = [f"{RUN}: unknown key {key!r}" for key in sorted(set(fields) - set(declared))]
+    problems += [f"{RUN}: no {key!r}" for key in sorted(set(declared) - set(fields))]
+    for key, allowed in declared.items():
         value = fields.get(key)
-        if key in fields and (not isinstance(value, types) or isinstance(value, bool)):
+        wrong_bool = isinstance(value, bool) and bool not in allowed  # True is an int to Python
+        if key in fields and (not isinstance(value, allowed) or wrong_bool):
             problems.append(f"{RUN}: {key} is {value!r}")
     if problems:
         return problems

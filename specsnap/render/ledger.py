@@ -13,9 +13,9 @@ from specsnap.render.words import percent, tes_text, verdict
 from specsnap.scorecard.codec import to_json
 
 
-def entry_line(entry: Entry) -> str:
+def entry_line(entry: Entry, *, mark_unlock: bool = True) -> str:
     c = entry.candidate
-    unlock = " · unlocked Stage II" if entry.unlocks_stage_2 else ""
+    unlock = " · unlocked Stage II" if entry.unlocks_stage_2 and mark_unlock else ""
     attested = "attested" if entry.attested else "not attested"
     return (
         f"entry #{entry.index}: {plain(c.tier_id)}, seed {c.seed}, "
@@ -32,7 +32,7 @@ def status_text(name: str, ledger: Ledger) -> str:
     if unlocker is None:
         lines.append("Stage II: locked (no verified scorecard has PASS and TES ≥ 75% yet)")
     else:
-        lines.append(f"Stage II: unlocked by {entry_line(unlocker)}")
+        lines.append(f"Stage II: unlocked by {entry_line(unlocker, mark_unlock=False)}")
         lines.append(f"  recorded {unlocker.recorded_at}")
     lines.append(f"every evaluation runs: Stage {stage_name(stage_for(ledger.entries))}")
     return "\n".join(lines)

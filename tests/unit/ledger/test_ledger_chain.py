@@ -191,3 +191,22 @@ def test_a_line_must_be_exactly_the_canonical_encoding() -> None:
         decode_entry(line.replace(b'"seed":1', b'"seed":"x"'), "line 1")
     with pytest.raises(ValueError, match="line 1: not JSON"):
         decode_entry(line[:-1], "line 1")
+
+
+def test_the_status_names_the_unlocking_entry_once() -> None:
+    from specsnap.render.ledger import status_json, status_text
+
+    locked, _ = grow(candidate(seed=1, net=0.5, tes=0.5))
+    assert status_text("l.jsonl", locked).splitlines()[1:] == [
+        "Stage II: locked (no verified scorecard has PASS and TES ≥ 75% yet)",
+        "every evaluation runs: Stage I",
+    ]
+    unlocked, _ = grow(candidate(seed=1, net=0.5, tes=0.5), candidate(seed=2))
+    lines = status_text("l.jsonl", unlocked).splitlines()
+    assert lines[0] == f"l.jsonl: 2 entries, head {unlocked.head}"
+    assert lines[1].startswith("Stage II: unlocked by entry #1: tier-1, seed 2, notetaker, Stage I")
+    assert "unlocked Stage II" not in lines[1]
+    assert lines[-1] == "every evaluation runs: Stage II"
+    data = status_json(unlocked)
+    assert (data["stage_required"], data["entries"]) == (2, 2)
+    assert data["unlocked_by"]["index"] == 1  # type: ignore[index]

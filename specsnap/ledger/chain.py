@@ -12,7 +12,7 @@ read the hidden tests) cannot unlock anything, nor rank.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 
 from specsnap.ledger.entry import GENESIS, Candidate, Entry, encode_entry, entry_digest
@@ -70,15 +70,15 @@ def stage_for(entries: Sequence[Entry]) -> int:
     return 2 if unlocking_entry(entries) is not None else 1
 
 
-def refusals(ledger: Ledger, candidate: Candidate) -> list[str]:
-    """Why the ledger cannot take `candidate` (empty when it can)."""
+def refusals(unlocker: Entry | None, candidate: Candidate) -> list[str]:
+    """Why a ledger whose Stage II `unlocker` is this (None: locked) cannot take `candidate`
+    (empty when it can)."""
     reasons = []
     if not candidate.official:
         why = "; ".join(candidate.unofficial_reasons) or "no reason given"
         reasons.append(f"the scorecard is not official ({why}); the ledger records official ones")
     if candidate.stage not in STAGES:
         reasons.append(f"stage {candidate.stage} is not a stage; expected 1 or 2")
-    unlocker = unlocking_entry(ledger.entries)
     if unlocker is None and candidate.stage == 2:
         reasons.append(
             "Stage II is locked: no verified scorecard has PASS and TES ≥ 75% yet, so a Stage II "
@@ -98,7 +98,8 @@ def judge(ledger: Ledger, candidate: Candidate, recorded_at: str) -> Judgement:
     existing = ledger.find(candidate.scorecard_sha256)
     if existing is not None:
         return Judgement(Outcome.ALREADY, existing)
-    reasons = refusals(ledger, candidate)
+    unlocker = unlocking_entry(ledger.entries)
+    reasons = refusals(unlocker, candidate)
     if reasons:
         return Judgement(Outcome.REFUSED, None, tuple(reasons))
     attested = candidate.attestation is not None and candidate.attestation.signature_checked
@@ -108,7 +109,7 @@ def judge(ledger: Ledger, candidate: Candidate, recorded_at: str) -> Judgement:
         recorded_at=recorded_at,
         candidate=candidate,
         attested=attested,
-        unlocks_stage_2=unlocking_entry(ledger.entries) is None and qualifies(candidate),
+        unlocks_stage_2=unlocker is None and qualifies(candidate),
     )
     return Judgement(Outcome.APPENDED, entry)
 
@@ -121,11 +122,11 @@ def chain_problems(ledger: Ledger) -> list[str]:
     problems = []
     previous = GENESIS
     seen: dict[str, int] = {}
-    replay = Ledger()
-    for entry, digest in zip(ledger.entries, ledger.digests, strict=True):
+    unlocker: Entry | None = None  # as the rules would have it, whatever the entries say
+    for position, (entry, digest) in enumerate(zip(ledger.entries, ledger.digests, strict=True)):
         where = f"entry #{entry.index}"
-        if entry.index != len(replay.entries):
-            problems.append(f"{where}: is at position {len(replay.entries)}")
+        if entry.index != position:
+            problems.append(f"{where}: is at position {position}")
         if entry.previous != previous:
             problems.append(
                 f"{where}: previous is {entry.previous[:12]}…, but the entry before it "
@@ -135,8 +136,8 @@ def chain_problems(ledger: Ledger) -> list[str]:
         first = seen.setdefault(candidate.scorecard_sha256, entry.index)
         if first != entry.index:
             problems.append(f"{where}: records the scorecard of entry #{first} again")
-        problems += [f"{where}: {reason}" for reason in refusals(replay, candidate)]
-        should_unlock = unlocking_entry(replay.entries) is None and qualifies(candidate)
+        problems += [f"{where}: {reason}" for reason in refusals(unlocker, candidate)]
+        should_unlock = unlocker is None and qualifies(candidate)
         if entry.unlocks_stage_2 != should_unlock:
             said = "is marked as" if entry.unlocks_stage_2 else "is not marked as"
             problems.append(
@@ -146,10 +147,10 @@ def chain_problems(ledger: Ledger) -> list[str]:
         attested = candidate.attestation is not None and candidate.attestation.signature_checked
         if entry.attested != attested:
             problems.append(f"{where}: attested is {entry.attested}; its attestation says not")
-        # The replay goes on as the rules would have written it, so one misplaced mark is
-        # reported where it is, not again at every entry after it.
-        ruled = replace(entry, unlocks_stage_2=should_unlock)
-        replay = Ledger((*replay.entries, ruled), (*replay.digests, digest))
+        # Go on as the rules would have written it, so that one misplaced mark is reported
+        # where it is, not again at every entry after it.
+        if should_unlock:
+            unlocker = entry
         previous = digest
     return problems
 

@@ -10,6 +10,7 @@ receives the bundle's objects and refs. Then every check must hold:
 - `run`        run.json is a run of this scorecard's tier, seed and agent, every session done;
 - `tier`       the installed tier digests to what the receipt and run.json say;
 - `prompts`    each session's prompt digests to what its record says;
+- `size`       HEAD's files are within bounds (the bundle is capped, not what it inflates to);
 - `baseline`   the history starts at the tier's baseline commit, made again here;
 - `attestation` (if the bundle has one) it names this scorecard's bytes;
 - and `specsnap verify --run`: the receipt's digests, and a rebuild from the records and a
@@ -55,6 +56,7 @@ from specsnap.tiers import Tier, list_tiers, load_tier, tiers_dir
 from specsnap.verify import Check, verify_scorecard
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")
+MAX_TREE_BYTES = 256 * 1024 * 1024
 _REF = re.compile(r"refs/(heads|tags)/[A-Za-z0-9._/-]{1,200}")
 
 
@@ -121,6 +123,7 @@ def verify_submission(bundle: Path, *, attestation_verified: bool = False) -> Su
             checks.require("tier", _tier_problems(tier, card, run), "the installed tier's digest")
             checks.require("prompts", _prompt_problems(members, run), "each matches its record")
             run_dir = _unpack(members, run, work)
+            checks.require("size", _size_problems(run_dir / "sandbox"), "within bounds")
             baseline = _baseline_problems(tier, run, run_dir, work)
             checks.require("baseline", baseline, f"HEAD descends from {run.baseline_commit}")
             attestation = _attestation(members, attestation_verified, checks)
@@ -274,6 +277,20 @@ def _sandbox_from(bundle: Path, sandbox: Path) -> None:
             git(sandbox, "update-ref", "--no-deref", "HEAD", commit)
         elif _REF.fullmatch(ref) and ".." not in ref:
             git(sandbox, "update-ref", ref, commit, check=False)
+
+
+def _size_problems(sandbox: Path) -> list[str]:
+    """A bundle is capped, but not what its objects inflate to: the graded tree is bounded
+    before it is written out for grading."""
+    listing = git(sandbox, "ls-tree", "-r", "-l", "-z", "HEAD", check=False)
+    total = 0
+    for record in listing.split(b"\0"):
+        size = record.split(b"\t", 1)[0].split()[-1:] if record else []
+        if size and size[0].isdigit():
+            total += int(size[0])
+    if total > MAX_TREE_BYTES:
+        return [f"HEAD's files total {total} bytes; at most {MAX_TREE_BYTES} are graded"]
+    return []
 
 
 def _baseline_problems(tier: Tier, run: Run, run_dir: Path, work: Path) -> list[str]:

@@ -4,6 +4,7 @@
     scorecard.json              the scorecard, byte for byte as the run wrote it
     run.json                    the run's settings and state
     sessions/N/session.json     each session's record, its cutoff.json and its prompt.md
+    grading-breaches.json       optional: what grading found of the agent still alive
     sandbox.bundle              `git bundle` of every ref of the sandbox
     attestation.sigstore.json   optional: the scorecard's build-provenance attestation
 
@@ -34,6 +35,7 @@ SCORECARD = "scorecard.json"
 RUN = "run.json"
 SANDBOX = "sandbox.bundle"
 ATTESTATION = "attestation.sigstore.json"
+GRADING_BREACHES = "grading-breaches.json"  # a run record, when grading found the agent alive
 MAX_SESSIONS = 16
 
 MIB = 1024 * 1024
@@ -41,7 +43,7 @@ MAX_ARCHIVE_BYTES = 100 * MIB
 MAX_MEMBERS = 4 * MAX_SESSIONS + 8
 #: Size caps: members at the top, and each session's files.
 LIMITS = {MANIFEST: 64 * 1024, SCORECARD: 4 * MIB, RUN: 64 * 1024, SANDBOX: 64 * MIB}
-LIMITS[ATTESTATION] = 1 * MIB
+LIMITS[ATTESTATION] = LIMITS[GRADING_BREACHES] = 1 * MIB
 SESSION_LIMITS = {"session.json": 4 * MIB, "cutoff.json": 1 * MIB, "prompt.md": 1 * MIB}
 _SESSION_MEMBER = re.compile(r"sessions/([1-9][0-9]?)/(session\.json|cutoff\.json|prompt\.md)")
 _DIRECTORY = re.compile(r"sessions(/[1-9][0-9]?)?/?")
@@ -114,8 +116,8 @@ def _member(tar: tarfile.TarFile, info: tarfile.TarInfo, path: Path) -> bytes | 
     limit = member_limit(name)
     if limit is None:
         raise SubmissionError(
-            f"{path}: {name!r} is not a submission member; expected only {MANIFEST}, "
-            f"{SCORECARD}, {RUN}, {SANDBOX}, {ATTESTATION} and sessions/N/"
+            f"{path}: {name!r} is not a submission member; expected only "
+            f"{', '.join(LIMITS)} and sessions/N/"
             f"{{{','.join(SESSION_LIMITS)}}}"
         )
     if not info.isreg() or info.issparse():

@@ -1,8 +1,9 @@
 """`specsnap submit RUN`: one file that lets someone else verify a graded run.
 
 The bundle carries what `specsnap verify --run` needs to rebuild the scorecard: the run's
-settings (run.json), each session's record, cutoff and prompt, the sandbox's whole history as a
-`git bundle`, and the scorecard; optionally the scorecard's build-provenance attestation. It
+settings (run.json), each session's record, cutoff and prompt, what grading found of the agent
+still alive (if anything), the sandbox's whole history as a `git bundle`, and the scorecard;
+optionally the scorecard's build-provenance attestation. It
 carries no session output, no HOME and nothing of the tier (the verifier has its own).
 """
 
@@ -20,6 +21,7 @@ from specsnap.runs import RUN_FILE, load_run
 from specsnap.scorecard.io import load_scorecard
 from specsnap.submission.archive import (
     ATTESTATION,
+    GRADING_BREACHES,
     MANIFEST,
     RUN,
     SANDBOX,
@@ -54,6 +56,8 @@ def create_submission(
         for name in ("session.json", "cutoff.json", "prompt.md"):
             if (session_dir / name).is_file():
                 members[f"sessions/{index}/{name}"] = (session_dir / name).read_bytes()
+    if (run_dir / GRADING_BREACHES).is_file():
+        members[GRADING_BREACHES] = (run_dir / GRADING_BREACHES).read_bytes()
     members[SANDBOX] = _git_bundle(run.sandbox)
     if attestation is not None:
         data = attestation.read_bytes()

@@ -44,6 +44,7 @@ from specsnap.scorecard.io import parse_scorecard
 from specsnap.scorecard.model import Scorecard
 from specsnap.submission.archive import (
     ATTESTATION,
+    GRADING_BREACHES,
     RUN,
     SANDBOX,
     SCORECARD,
@@ -252,6 +253,8 @@ def _unpack(members: dict[str, bytes], run: Run, work: Path) -> Path:
             data = members.get(f"sessions/{index}/{name}")
             if data is not None:
                 (session_dir / name).write_bytes(data)
+    if GRADING_BREACHES in members:
+        (run_dir / GRADING_BREACHES).write_bytes(members[GRADING_BREACHES])
     replace(run, run_dir=run_dir.resolve()).save()
     bundle = work / SANDBOX
     bundle.write_bytes(members[SANDBOX])

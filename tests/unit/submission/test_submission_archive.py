@@ -170,6 +170,7 @@ def test_too_many_members_are_refused(tmp_path: Path) -> None:
 
 def test_member_names_are_an_allow_list() -> None:
     assert member_limit("scorecard.json") == LIMITS[SCORECARD]
+    assert member_limit("grading-breaches.json") == 1024 * 1024
     assert member_limit("sessions/4/cutoff.json") is not None
     assert member_limit("sessions/4/cutoff.json/") is None
     assert member_limit("./scorecard.json") is None

@@ -390,22 +390,13 @@ def ledger_status(ledger_path: Path, as_json: bool) -> None:
 @_guard
 def ledger_verify(ledger_path: Path, earlier: Path | None) -> None:
     """Check the hash chain and the rules, entry by entry; 1 when broken."""
-    from specsnap.ledger.chain import extension_problems
-    from specsnap.ledger.store import read_ledger
+    from specsnap.ledger.store import ledger_problems
 
-    found = read_ledger(ledger_path)
-    problems = list(found.problems)
-    if earlier is not None:
-        before = read_ledger(earlier)
-        problems += [f"{earlier}: {p}" for p in before.problems]
-        problems += extension_problems(before.ledger, found.ledger)
+    found, problems = ledger_problems(ledger_path, earlier)
     for problem in problems:
         click.echo(f"FAIL {problem}")
-    entries = len(found.ledger.entries)
-    click.echo(
-        f"{ledger_path}: {entries} entries, head {found.ledger.head}: "
-        + ("broken" if problems else "intact")
-    )
+    state = "broken" if problems else "intact"
+    click.echo(f"{ledger_path}: {len(found.entries)} entries, head {found.head}: {state}")
     sys.exit(1 if problems else 0)
 
 

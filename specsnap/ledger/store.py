@@ -21,6 +21,7 @@ from specsnap.ledger.chain import (
     Ledger,
     Outcome,
     chain_problems,
+    extension_problems,
     judge,
     stage_for,
     unlocking_entry,
@@ -80,6 +81,18 @@ def read_ledger(path: Path) -> LedgerFile:
     if not problems:
         problems += chain_problems(ledger)
     return LedgerFile(path, ledger, tuple(problems))
+
+
+def ledger_problems(path: Path, earlier: Path | None = None) -> tuple[Ledger, list[str]]:
+    """The ledger at `path` and everything wrong with it, including (given an earlier copy)
+    every earlier entry it no longer keeps in place."""
+    found = read_ledger(path)
+    problems = list(found.problems)
+    if earlier is not None:
+        before = read_ledger(earlier)
+        problems += [f"{earlier}: {p}" for p in before.problems]
+        problems += extension_problems(before.ledger, found.ledger)
+    return found.ledger, problems
 
 
 def load_ledger(path: Path) -> Ledger:

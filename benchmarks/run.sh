@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Print SpecSnap's performance figures: grading overhead, cutoff latency, the meter's added
-# time to first byte.
+# time to first byte, the curriculum ledger and leaderboard page at scale.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 py=.venv/bin/python
@@ -8,3 +8,4 @@ py=.venv/bin/python
 "$py" benchmarks/grade_overhead.py "$@"
 "$py" benchmarks/cutoff_latency.py
 "$py" benchmarks/meter_latency.py
+"$py" benchmarks/ledger_scale.py --entries 5000

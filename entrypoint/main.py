@@ -2,7 +2,8 @@
 
 Steps map onto the library: prepare → `specsnap.runs.prepare_run`, session → `run_session`,
 grade → `grade_run`, publish → `specsnap.publish.pipeline.publish_scorecards`, bot →
-`specsnap.bot.respond.handle_comment`; `all` runs prepare, every session, grade and publish.
+`specsnap.bot.respond.handle_comment`, submit → `specsnap.submission.bundle.create_submission`;
+`all` runs prepare, every session, grade and publish.
 Exit codes (STYLE.md): 0 ran and passed, 1 ran and did not pass (per `fail_on`), 2 bad input,
 3 infrastructure failure.
 """
@@ -31,6 +32,7 @@ from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard, Session
+from specsnap.submission.bundle import create_submission
 
 
 def main(settings: Settings, gha: GitHubActions) -> int:
@@ -48,6 +50,9 @@ def _run(settings: Settings, gha: GitHubActions) -> int:
     step = settings.step
     if step is Step.BOT:
         return _bot(settings, gha)
+    if step is Step.SUBMIT:
+        _submit(settings, gha)
+        return 0
     if step in (Step.PREPARE, Step.ALL):
         _prepare(settings, gha)
     if step is Step.SESSION:
@@ -135,6 +140,13 @@ def _grade(settings: Settings, gha: GitHubActions, *, summary: bool) -> Scorecar
     if summary:
         gha.add_summary(render_markdown(card))
     return card
+
+
+def _submit(settings: Settings, gha: GitHubActions) -> None:
+    """The graded run as one leaderboard submission (docs/leaderboard.md)."""
+    with gha.group("Submission bundle"):
+        bundle = create_submission(_run_dir(settings))
+    gha.set_output("bundle", _shown(settings, bundle))
 
 
 def _publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:

@@ -33,6 +33,7 @@ class Step(Enum):
     PUBLISH = "publish"
     ALL = "all"
     BOT = "bot"
+    SUBMIT = "submit"
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         reader.require("agent", agent, "an agent name such as claude-code or notetaker")
     if step is Step.SESSION:
         reader.require("session", session, "the session number, 1..n")
-    if step in (Step.SESSION, Step.GRADE):
+    if step in (Step.SESSION, Step.GRADE, Step.SUBMIT):
         reader.require("run_dir", resolved_run, "run_dir, or tier and seed of the prepared run")
 
     scorecards = reader.lines("scorecards")

@@ -160,13 +160,7 @@ def prepare_run(
             "is closed to it; choose a run directory under a world-searchable one such as /tmp"
         )
     sandbox = out / "sandbox"
-    shutil.copytree(
-        loaded.starter,
-        sandbox,
-        symlinks=True,
-        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
-    )
-    commit = create_baseline(sandbox, BASELINE_MESSAGE)
+    commit = plant_baseline(loaded, sandbox)
     # Agents start with an empty HOME, so the repository carries a committer identity.
     git(sandbox, "config", "user.name", "Developer")
     git(sandbox, "config", "user.email", "developer@example.invalid")
@@ -175,6 +169,18 @@ def prepare_run(
     run = replace(wanted, baseline_commit=commit, agent_account=account)
     run.save()
     return run
+
+
+def plant_baseline(tier: Tier, sandbox: Path) -> str:
+    """Copy the tier's starter to `sandbox` and make its one baseline commit (SPEC §1.1); the
+    commit id depends on nothing else, so a verifier can make it again and compare."""
+    shutil.copytree(
+        tier.starter,
+        sandbox,
+        symlinks=True,
+        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
+    )
+    return create_baseline(sandbox, BASELINE_MESSAGE)
 
 
 def require_session_order(run: Run, index: int) -> None:

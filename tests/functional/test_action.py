@@ -23,6 +23,7 @@ import pytest
 import yaml
 
 from specsnap.render.limits import COMMENT_MAX, github_length
+from specsnap.submission.archive import read_archive
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import many_violations, write_fixture
 
@@ -426,6 +427,11 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
     (run,) = github.repos[REPO].check_runs.values()
     assert run["conclusion"] == "success"
     assert run["output"]["text"] == (run_dir / "scorecard.md").read_text()
+    submitted = run_action(workspace, github, step="submit", **common)
+    assert submitted.code == 0, submitted.stdout + submitted.stderr
+    assert submitted.outputs["bundle"] == ".specsnap/runs/tier-2-seed-7/submission.specsnap.tar"
+    members = read_archive(workspace / submitted.outputs["bundle"])
+    assert members["scorecard.json"] == (run_dir / "scorecard.json").read_bytes()
 
 
 @pytest.mark.slow

@@ -1,0 +1,215 @@
+"""The leaderboard page: one self-contained HTML document from the ledger (pure).
+
+Per stage and tier, a plot and a table of every agent over its seeds (mean and confidence
+interval of net retention and TES, raw retention, PASS rate, how many runs were attested), the
+curriculum's state, and every entry of the ledger. No script, no external style, font or image:
+a Content-Security-Policy says so to the browser too. Everything that comes from a submission
+(agent names and options, tier ids) is escaped. The same ledger gives the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from html import escape
+
+from specsnap import __version__
+from specsnap.aggregate import Estimate, Result, Summary, agent_label, summarize
+from specsnap.leaderboard.plot import LEGEND, tier_plot
+from specsnap.ledger.chain import UNLOCK_TES, Ledger, unlocking_entry
+from specsnap.ledger.entry import Entry
+from specsnap.render.summary import NO_VALUE, interval_text, mean_text, stage_name
+from specsnap.render.words import percent, tes_text
+from specsnap.scorecard.spread import CONFIDENCE
+
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+STYLE = """
+body { font: 14px/1.45 system-ui, sans-serif; color: #24292f; margin: 0 auto; max-width: 1100px;
+       padding: 0 16px 48px; }
+h1 { margin: 24px 0 4px; } h2 { margin-top: 36px; border-bottom: 1px solid #d0d7de; }
+table { border-collapse: collapse; margin: 8px 0 16px; width: 100%; }
+th, td { border-bottom: 1px solid #d8dee4; padding: 4px 8px; text-align: right; }
+td { white-space: nowrap; } td.agent { white-space: normal; overflow-wrap: anywhere; }
+th { background: #f6f8fa; } td.agent, th.agent, td.left { text-align: left; }
+code { font-size: 12px; } .muted { color: #57606a; } .locked { color: #9a6700; }
+.unlocked { color: #1a7f37; } figure { margin: 0; overflow-x: auto; }
+"""
+
+
+def result_of_entry(entry: Entry) -> Result:
+    c = entry.candidate
+    return Result(
+        tier_id=c.tier_id,
+        agent=agent_label(c.agent, c.agent_options),
+        stage=c.stage,
+        seed=c.seed,
+        raw_retention=c.raw_retention,
+        net_retention=c.net_retention,
+        tes=c.tes,
+        passed=c.passed,
+    )
+
+
+def render_page(ledger: Ledger) -> str:
+    """The page for `ledger` (an intact one: the caller has checked it)."""
+    results = [result_of_entry(e) for e in ledger.entries]
+    summaries = summarize(results)
+    sections = []
+    for stage in sorted({s.stage for s in summaries}):
+        tiers = [s.tier_id for s in summaries if s.stage == stage]
+        blocks = [
+            _tier_block(stage, tier, ledger.entries, results, summaries)
+            for tier in dict.fromkeys(tiers)
+        ]
+        sections.append(
+            f'<section id="stage-{stage}"><h2>Stage {stage_name(stage)}</h2>\n'
+            + "\n".join(blocks)
+            + "</section>"
+        )
+    body = "\n".join(
+        [
+            "<header><h1>SpecSnap leaderboard</h1>",
+            _curriculum(ledger),
+            f'<p class="muted" id="ledger-head">{len(ledger.entries)} verified scorecard(s) · '
+            f"ledger head <code>{ledger.head}</code> · built by SpecSnap {escape(__version__)} "
+            'from <a href="ledger.jsonl">ledger.jsonl</a></p></header>',
+            "<main>",
+            *(sections or ['<p id="empty">No verified scorecard yet.</p>']),
+            _entries(ledger.entries),
+            _method(),
+            "</main>",
+        ]
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        "<title>SpecSnap leaderboard</title>\n"
+        f"<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _curriculum(ledger: Ledger) -> str:
+    unlocker = unlocking_entry(ledger.entries)
+    if unlocker is None:
+        return (
+            '<p id="curriculum" class="locked">Stage II (adversarial state perturbation) is '
+            f"<strong>locked</strong>: it unlocks when a verified scorecard has PASS and TES ≥ "
+            f"{percent(UNLOCK_TES)}. Evaluations run Stage I.</p>"
+        )
+    c = unlocker.candidate
+    return (
+        '<p id="curriculum" class="unlocked">Stage II (adversarial state perturbation) is '
+        f"<strong>unlocked</strong>, by entry #{unlocker.index}: {escape(c.tier_id)}, seed "
+        f"{c.seed}, {escape(agent_label(c.agent, c.agent_options))}, TES {tes_text(c.tes)}, "
+        f"recorded {escape(unlocker.recorded_at)} (scorecard <code>{c.scorecard_sha256}</code>). "
+        "Every evaluation since runs Stage II.</p>"
+    )
+
+
+def _tier_block(
+    stage: int,
+    tier: str,
+    entries: Sequence[Entry],
+    results: Sequence[Result],
+    summaries: Sequence[Summary],
+) -> str:
+    rows = sorted(
+        (s for s in summaries if s.stage == stage and s.tier_id == tier),
+        key=lambda s: (-(s.net_retention.mean or 0.0), -(s.tes.mean or -1.0), s.agent),
+    )
+    runs = {
+        s.agent: [r for r in results if (r.stage, r.tier_id, r.agent) == (stage, tier, s.agent)]
+        for s in rows
+    }
+    attested = {
+        s.agent: sum(
+            e.attested
+            for e, r in zip(entries, results, strict=True)
+            if (r.stage, r.tier_id, r.agent) == (stage, tier, s.agent)
+        )
+        for s in rows
+    }
+    title = (
+        f"{tier}, Stage {stage_name(stage)}: net retention per run, mean and {CONFIDENCE:.0%} CI"
+    )
+    anchor = f"stage-{stage}-{escape(tier)}"
+    table_rows = "\n".join(_row(rank, s, attested[s.agent]) for rank, s in enumerate(rows, 1))
+    return (
+        f'<h3 id="{anchor}">{escape(tier)}</h3>\n'
+        f"<figure>{tier_plot(title, rows, runs)}"
+        f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n'
+        f'<table class="results" data-stage="{stage}" data-tier="{escape(tier)}">\n'
+        '<thead><tr><th>#</th><th class="agent">Agent</th><th>Runs</th><th>Seeds</th>'
+        f"<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"
+        f"<th>{CONFIDENCE:.0%} CI</th><th>Raw retention</th><th>PASS</th><th>Attested</th>"
+        f"</tr></thead>\n<tbody>\n{table_rows}\n</tbody></table>"
+    )
+
+
+def _row(rank: int, s: Summary, attested: int) -> str:
+    seeds = ", ".join(str(seed) for seed in s.seeds)
+    cells = [
+        ("rank", str(rank)),
+        ("agent", escape(s.agent)),
+        ("runs", str(s.runs)),
+        ("seeds", seeds),
+        ("net", mean_text(s.net_retention)),
+        ("net-ci", _interval(s.net_retention)),
+        ("tes", _tes(s)),
+        ("tes-ci", _interval(s.tes)),
+        ("raw", mean_text(s.raw_retention)),
+        ("pass", f"{s.passed}/{s.runs}"),
+        ("attested", f"{attested}/{s.runs}"),
+    ]
+    tds = "".join(f'<td class="{name}">{value}</td>' for name, value in cells)
+    return f'<tr data-agent="{escape(s.agent)}">{tds}</tr>'
+
+
+def _interval(value: Estimate) -> str:
+    return interval_text(value).replace(" – ", "–")
+
+
+def _tes(s: Summary) -> str:
+    text = mean_text(s.tes)
+    if text != NO_VALUE and s.tes.count < s.runs:
+        text += f" ({s.tes.count} of {s.runs})"
+    return text
+
+
+def _entries(entries: Sequence[Entry]) -> str:
+    rows = []
+    for e in entries:
+        c = e.candidate
+        marks = " · unlocked Stage II" if e.unlocks_stage_2 else ""
+        rows.append(
+            f'<tr data-index="{e.index}"><td>{e.index}</td>'
+            f'<td class="left">{escape(e.recorded_at)}</td>'
+            f'<td class="left">{escape(c.tier_id)}</td><td>{c.seed}</td>'
+            f'<td class="agent">{escape(agent_label(c.agent, c.agent_options))}</td>'
+            f"<td>{stage_name(c.stage)}</td><td>{percent(c.net_retention)}</td>"
+            f"<td>{tes_text(c.tes)}</td><td>{'yes' if c.passed else 'no'}</td>"
+            f"<td>{'yes' if e.attested else 'no'}</td>"
+            f'<td class="left"><code>{c.scorecard_sha256[:16]}</code>{marks}</td></tr>'
+        )
+    return (
+        '<h2 id="entries-heading">Ledger</h2>\n<table id="entries">\n<thead><tr><th>#</th>'
+        '<th class="agent">Recorded (UTC)</th><th class="agent">Tier</th><th>Seed</th>'
+        '<th class="agent">Agent</th><th>Stage</th><th>Net</th><th>TES</th><th>PASS</th>'
+        '<th>Attested</th><th class="agent">Scorecard</th></tr></thead>\n<tbody>\n'
+        + "\n".join(rows)
+        + "\n</tbody></table>"
+    )
+
+
+def _method() -> str:
+    return (
+        '<h2 id="method">How to read this</h2>\n<p>Every entry is a scorecard that was verified '
+        "before it was recorded: its run's records and history were unpacked, and SpecSnap "
+        "rebuilt the whole scorecard, regrading the final commit with the tier's hidden tests. "
+        f"Intervals are {CONFIDENCE:.0%} percentile bootstrap intervals of the mean over runs "
+        f"(seeded, so the page is reproducible), given from three runs on; {NO_VALUE} below. "
+        "<em>Attested</em> counts runs whose scorecard came with a GitHub build-provenance "
+        "attestation whose signature was checked: it ties the scorecard to the workflow run "
+        "that produced it.</p>"
+    )

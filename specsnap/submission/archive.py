@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.errors import UsageError
+from specsnap.runs import GRADING_BREACHES  # a run record, when grading found the agent alive
 
 FORMAT = "specsnap-submission"
 FORMAT_VERSION = 1
@@ -35,7 +36,6 @@ SCORECARD = "scorecard.json"
 RUN = "run.json"
 SANDBOX = "sandbox.bundle"
 ATTESTATION = "attestation.sigstore.json"
-GRADING_BREACHES = "grading-breaches.json"  # a run record, when grading found the agent alive
 MAX_SESSIONS = 16
 
 MIB = 1024 * 1024

@@ -217,9 +217,7 @@ def session_records(run: Run) -> list[dict[str, Any]]:
     return records
 
 
-def session_breaches(
-    records: list[dict[str, Any]], run: Run | None = None
-) -> list[dict[str, Any]]:
+def session_breaches(records: list[dict[str, Any]], run: Run | None = None) -> list[dict[str, Any]]:
     """Every protocol breach the sessions recorded, in session order, and (given the run) what
     grading found of the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
     found = [breach for record in records for breach in record.get("breaches", [])]

@@ -24,7 +24,7 @@ RUN apt-get update \
 # system accounts (SpecSnap switches to them when it runs as root, as it does here). Their uids
 # differ from the runner's (1001), so they own nothing in the workspace they were not given.
 COPY scripts/setup-accounts.sh /opt/specsnap/setup-accounts.sh
-RUN bash /opt/specsnap/setup-accounts.sh
+RUN SPECSNAP_FIRST_UID=61000 bash /opt/specsnap/setup-accounts.sh
 
 WORKDIR /opt/specsnap
 COPY pyproject.toml README.md* ./src/

@@ -14,9 +14,21 @@ if [ "$(id -u)" != 0 ]; then
   exit 2
 fi
 
+# SPECSNAP_FIRST_UID=N gives the accounts the uids (and gids) N, N+1, ... instead of the system's
+# next free ones. The Action's image sets it: processes in a container share the host's uids, so
+# an image account must never share a uid with a host account that SpecSnap sweeps (kill(-1)).
+next_uid="${SPECSNAP_FIRST_UID:-}"
 add_account() {
   id -u "$1" >/dev/null 2>&1 && return 0
-  useradd --system --user-group --no-create-home --home-dir /nonexistent \
+  local ids=()
+  if [ -n "$next_uid" ]; then
+    groupadd --system -K SYS_GID_MAX=65000 --gid "$next_uid" "$1"
+    ids=(-K SYS_UID_MAX=65000 --uid "$next_uid" --gid "$next_uid")
+    next_uid=$((next_uid + 1))
+  else
+    ids=(--user-group)
+  fi
+  useradd --system "${ids[@]}" --no-create-home --home-dir /nonexistent \
     --shell /usr/sbin/nologin "$1"
 }
 

@@ -38,6 +38,7 @@ BOOT_FILES = (
     "bridge_judge.py",
     "bridge_subject.py",
     "judge_boot.py",
+    "judge_plugin.py",
     "visible_boot.py",
     "specsnap_grade_report.py",
     "subject_guard.py",

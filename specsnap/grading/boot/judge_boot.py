@@ -16,11 +16,11 @@ with open(sys.argv[1], encoding="utf-8") as _handle:
 
 sys.path[:0] = [*CONFIG["grader_paths"], CONFIG["boot_dir"]]
 
-import bridge_judge  # noqa: E402  (after sys.path is set up)
+import judge_plugin  # noqa: E402  (after sys.path is set up)
 import pytest  # noqa: E402
 from specsnap_grade_report import GradeReport  # noqa: E402
 
-bridge = bridge_judge.BridgePlugin(CONFIG)
+bridge = judge_plugin.BridgePlugin(CONFIG)
 report = GradeReport(CONFIG["report_path"], bridge.finish)
-plugins = [bridge, bridge_judge, report]
+plugins = [bridge, judge_plugin, report]
 sys.exit(int(pytest.main(CONFIG["pytest_args"], plugins=plugins)))

@@ -1,0 +1,95 @@
+"""Whether the agent detected and repaired each perturbation (docs/protocol.md, Stage II).
+
+Judged from what SpecSnap itself recorded and graded, never from what the agent says: the
+graded commit (HEAD), the grade, and the tracker's log.
+
+- stale note: *detected* when, from the session it was planted before on, the tracker showed
+  the agent the ticket the value belongs to (`tickets show ID`); *repaired* when that
+  requirement passes.
+- planted regression: *detected* when HEAD no longer holds the teammate's version of a file
+  the commit changed, or the commit is no longer in HEAD's history; *repaired* when the
+  regression's hidden checks and the visible tests it broke all pass.
+- lost work: *detected* when HEAD holds new content in at least one reverted file, *repaired*
+  when it does in every one (whether that content redoes the lost edit, the requirements'
+  scores say).
+- teammate refactor: no fault, so neither (None).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from specsnap.scorecard.model import Change, Perturbation
+from specsnap.stage import FAULT_KINDS
+from specsnap.tiers import Tier
+
+Verdict = tuple[bool | None, bool | None]
+
+#: Baseline failures that mean the tests did not run at all, so nothing can count as repaired.
+NOT_RUN = ("(grading)", "(test run)")
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the assessment reads: the graded commit's files, its history, the grade, and the
+    tickets the tracker showed in each session."""
+
+    head: Mapping[str, str]  # path -> blob id at HEAD
+    history: frozenset[str]  # commits reachable from HEAD
+    passed: Mapping[str, bool]  # requirement id -> passed
+    failing: frozenset[str]  # baseline failures' test ids (hidden ids; visible as visible/ID)
+    shown: Mapping[int, frozenset[str]]  # session -> tickets shown in full
+
+
+def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturbation:
+    """The scorecard's entry for one perturbation record."""
+    applied = bool(record["applied"])
+    judge = JUDGES.get(record["kind"]) if applied else None
+    detected, repaired = judge(tier, record, evidence) if judge else (None, None)
+    return Perturbation(
+        kind=record["kind"],
+        session=record["session"],
+        applied=applied,
+        what=record.get("what", ""),
+        requirement=record.get("requirement"),
+        commit=record.get("commit"),
+        changes=tuple(Change(c["path"], c["before"], c["after"]) for c in record["changes"]),
+        detected=detected,
+        repaired=repaired,
+    )
+
+
+def counts(perturbations: Sequence[Perturbation]) -> tuple[int, int, int]:
+    """(faults applied, detected, repaired)."""
+    faults = [p for p in perturbations if p.applied and p.kind in FAULT_KINDS]
+    return len(faults), sum(bool(p.detected) for p in faults), sum(bool(p.repaired) for p in faults)
+
+
+def _stale_note(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+    req = record["requirement"]
+    shown = any(req in tickets for s, tickets in evidence.shown.items() if s >= record["session"])
+    return shown, bool(evidence.passed.get(req))
+
+
+def _regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+    written = [c for c in record["changes"] if c["after"] is not None]
+    touched = any(evidence.head.get(c["path"]) != c["after"] for c in written)
+    detected = touched or record["commit"] not in evidence.history
+    checks = set(tier.stage2.regression.hidden_tests) if tier.stage2 else set()
+    checks |= {f"visible/{t}" for t in (tier.stage2.regression.catches if tier.stage2 else ())}
+    ran = not any(f in NOT_RUN for f in evidence.failing)
+    return detected, ran and not (checks & evidence.failing)
+
+
+def _lost_work(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+    renewed = [evidence.head.get(c["path"]) != c["after"] for c in record["changes"]]
+    return any(renewed), bool(renewed) and all(renewed)
+
+
+JUDGES: dict[str, Callable[[Tier, Mapping[str, Any], Evidence], Verdict]] = {
+    "stale-note": _stale_note,
+    "planted-regression": _regression,
+    "lost-work": _lost_work,
+}

@@ -8,6 +8,7 @@ so the reference of one seed is exactly what that seed's sprint asks for.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -46,6 +47,18 @@ def write_solution(tier: Tier, values: Mapping[str, Any], dest: Path) -> None:
         target.mkdir(parents=True)
         for path in sorted(source.glob("*.patch")):
             (target / path.name).write_text(rendered_patch(path, values), encoding="utf-8")
+
+
+def follow_moves(patch: str, moves: Mapping[str, str]) -> str:
+    """`patch` aimed at where a refactor moved its files (old path -> new path)."""
+    for old, new in moves.items():
+        for side in ("a", "b"):
+            patch = re.sub(
+                rf"(?m)^((?:diff --git |--- |\+\+\+ )(?:.*\s)?){side}/{re.escape(old)}(?=\s|$)",
+                rf"\g<1>{side}/{new}",
+                patch,
+            )
+    return patch
 
 
 def write_variants(tier: Tier, seed: int, dest: Path) -> None:

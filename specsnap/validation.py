@@ -22,6 +22,7 @@ from specsnap.grading import Grade, grade_repository
 from specsnap.params import Value, draw, values_for
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
+from specsnap.stage2_checks import plan_stage2, stale_note_check
 from specsnap.tiers import Requirement, Tier, load_tier
 
 Echo = Callable[[str], None]
@@ -101,6 +102,8 @@ def validate_tier(
         for seed in draws:
             steps.append(partial(echo, f" seed {seed}: {_describe(draws[seed])}"))
             steps += _plan_seed(tier, seed, graded, check)
+            steps.append(partial(stale_note_check, tier, seed, check))
+        steps += plan_stage2(tier, next(iter(draws)), root, pool.submit, check)
         for a in draws:
             for b in draws:
                 changed = {

@@ -84,7 +84,7 @@ def _consistency(document: dict[str, Any]) -> list[Check]:
             digest if digest == said else f"recomputed {digest}, the receipt says {said}",
         )
     ]
-    for key in ("seed", "tier_id", "specsnap_version"):
+    for key in ("seed", "stage", "tier_id", "specsnap_version"):
         same = receipt[key] == document[key]
         detail = f"{receipt[key]}" + ("" if same else f" ≠ {document[key]}")
         checks.append(Check(f"receipt.{key}", same, detail))

@@ -70,7 +70,9 @@ def sections(patch_text: str) -> list[tuple[str, str]]:
             if moved:
                 header, sep, body = part.partition("\n@@")
                 for side in ("a", "b"):
-                    header = re.sub(rf"{side}/{re.escape(path)}(?=\s|$)", f"{side}/{moved}", header)
+                    header = re.sub(
+                        rf"(?<=\s){side}/{re.escape(path)}(?=\s|$)", f"{side}/{moved}", header
+                    )
                 part, path = header + sep + body, moved
             found.append((path, part))
     return found

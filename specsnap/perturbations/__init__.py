@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 from specsnap.gitrepo import GitError, git
 from specsnap.perturbations.assessment import Evidence, assess, counts
 from specsnap.perturbations.between import gap_for, perturb_before, perturbation_records
-from specsnap.perturbations.workspace import NotApplicable, head_blobs
+from specsnap.perturbations.workspace import NotApplicable, blob_content, head_blobs
 from specsnap.scorecard.model import PerturbationKind, StageTwo
 from specsnap.tiers import Tier
 
@@ -80,4 +80,5 @@ def _evidence(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> E
         passed={r["id"]: bool(r["passed"]) for r in grade.requirements},
         failing=frozenset(f["test"] for f in grade.gate.get("baseline_failures", [])),
         shown=shown,
+        blob=lambda blob: blob_content(run.sandbox, blob),
     )

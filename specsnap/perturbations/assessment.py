@@ -6,9 +6,11 @@ graded commit (HEAD), the grade, and the tracker's log.
 - stale note: *detected* when, from the session it was planted before on, the tracker showed
   the agent the ticket the value belongs to (`tickets show ID`); *repaired* when that
   requirement passes.
-- planted regression: *detected* when HEAD no longer holds the teammate's version of a file
-  the commit changed, or the commit is no longer in HEAD's history; *repaired* when the
-  regression's hidden checks and the visible tests it broke all pass.
+- planted regression: *detected* when HEAD changes the lines the teammate's commit changed
+  (or lines next to them, where a special case of the failing input goes), removes a file it
+  changed, or no longer has the commit in its history; *repaired* when the regression's hidden
+  checks and the visible tests it broke all pass. Work elsewhere in the same file for the
+  sprint is not detection.
 - lost work: *detected* when HEAD holds new content in at least one reverted file, *repaired*
   when it does in every one (whether that content redoes the lost edit, the requirements'
   scores say).
@@ -17,6 +19,7 @@ graded commit (HEAD), the grade, and the tracker's log.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -41,6 +44,7 @@ class Evidence:
     passed: Mapping[str, bool]  # requirement id -> passed
     failing: frozenset[str]  # baseline failures' test ids (hidden ids; visible as visible/ID)
     shown: Mapping[int, frozenset[str]]  # session -> tickets shown in full
+    blob: Callable[[str], bytes]  # a blob's content, by id
 
 
 def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturbation:
@@ -73,10 +77,37 @@ def _stale_note(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Ve
     return shown, bool(evidence.passed.get(req))
 
 
+def touches(before: str, planted: str, now: str) -> bool:
+    """Whether `now` changes lines that `planted` changed from `before`, or lines next to
+    them (an insertion right before or after a changed line counts)."""
+    old, mid, new = (text.splitlines() for text in (before, planted, now))
+    planted_ranges = _changed(old, mid, side=1)
+    return any(
+        max(a, c) <= min(b, d) for a, b in _changed(mid, new, side=0) for c, d in planted_ranges
+    )
+
+
+def _changed(a: list[str], b: list[str], side: int) -> list[tuple[int, int]]:
+    """Line ranges [start, end] that differ between `a` and `b`, in `a`'s (side 0) or `b`'s
+    (side 1) numbering; an insertion or deletion is the empty range at its position."""
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    return [(op[1], op[2]) if side == 0 else (op[3], op[4]) for op in ops if op[0] != "equal"]
+
+
 def _regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
-    written = [c for c in record["changes"] if c["after"] is not None]
-    touched = any(evidence.head.get(c["path"]) != c["after"] for c in written)
-    detected = touched or record["commit"] not in evidence.history
+    detected = record["commit"] not in evidence.history
+    for change in record["changes"]:
+        now, planted = evidence.head.get(change["path"]), change["after"]
+        if planted is None or now == planted:
+            continue
+        if now is None:
+            detected = True
+            continue
+        texts = [
+            evidence.blob(blob).decode("utf-8", "replace") if blob else ""
+            for blob in (change["before"], planted, now)
+        ]
+        detected = detected or touches(*texts)
     checks = set(tier.stage2.regression.hidden_tests) if tier.stage2 else set()
     checks |= {f"visible/{t}" for t in (tier.stage2.regression.catches if tier.stage2 else ())}
     ran = not any(f in NOT_RUN for f in evidence.failing)

@@ -151,7 +151,7 @@ def _stale_note(run: Run, tier: Tier, index: int) -> Record:
     return {
         "what": (
             f"the agent's notes now say {wrong} where they said {chosen.value} "
-            f"(`{chosen.param}` of {chosen.requirement})"
+            f"({chosen.param} of {chosen.requirement})"
         ),
         "requirement": chosen.requirement,
         "param": chosen.param,

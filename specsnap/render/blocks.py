@@ -11,17 +11,22 @@ from collections.abc import Sequence
 from specsnap.render.markup import code, text
 from specsnap.render.words import (
     MARKDOWN,
+    PERTURBATIONS,
     cutoff_story,
     duration,
     ending,
+    faults_story,
     finding_text,
     gate_state,
     mark,
+    outcome,
     percent,
     points,
+    recovery_story,
     requirement_result,
     tes_text,
     tokens_story,
+    tracker_story,
     verdict,
 )
 from specsnap.scorecard.delta import Delta
@@ -125,6 +130,30 @@ def sessions_table(card: Scorecard) -> list[str]:
     return lines + (["", *bounded(notes, "session notes")] if notes else [])
 
 
+def stage2_lines(card: Scorecard) -> list[str]:
+    """Stage II: the channel the score used, each perturbation and how the agent met it, and
+    what the tracker served in each session. Nothing for a Stage I run."""
+    stage2 = card.stage2
+    if stage2 is None:
+        return []
+    lines = [
+        f"**Stage II**: {recovery_story(stage2)}; {faults_story(stage2)}.",
+        "",
+        "| Before session | Perturbation | What | Detected | Repaired |",
+        "|--:|:--|:--|:--|:--|",
+    ]
+    for p in stage2.perturbations:
+        lines.append(
+            f"| {p.session} | {PERTURBATIONS[p.kind]} | {text(p.what)} "
+            f"| {outcome(p.detected)} | {outcome(p.repaired)} |"
+        )
+    lines += ["", "| Session | Ticket tracker |", "|--:|:--|"]
+    for s in card.sessions:
+        if s.tracker is not None:
+            lines.append(f"| {s.index} | {tracker_story(s.tracker)} |")
+    return lines
+
+
 def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     """What a reader of one run needs: lost requirements, changes, gate, sessions."""
     out = lost_lines(card)
@@ -139,6 +168,9 @@ def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     if findings:
         out += ["", *findings]
     out += ["", *sessions_table(card)]
+    stage2 = stage2_lines(card)
+    if stage2:
+        out += ["", *stage2]
     unofficial = unofficial_lines(card)
     if unofficial:
         out += ["", *unofficial]

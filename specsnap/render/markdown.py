@@ -16,8 +16,9 @@ def render_markdown(card: Scorecard) -> str:
     """The scorecard as Markdown, ending with its receipt."""
     s = card.scores
     tokens = "unknown" if s.effective_tokens is None else f"{s.effective_tokens:,.0f}"
+    stage = " · Stage II" if card.stage == 2 else ""
     lines = [
-        f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed} · "
+        f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed}{stage} · "
         f"{mark(card.passed)} **{verdict(card.passed)}**",
         "",
         "| Net retention | Raw retention | TES | Effective tokens / budget | Regression gate |",
@@ -40,6 +41,9 @@ def render_markdown(card: Scorecard) -> str:
     lines += [f"### Requirements ({retained} of {len(card.requirements)} retained)", ""]
     lines += [*blocks.requirements_table(card), ""]
     lines += ["### Sessions", "", *blocks.sessions_table(card), ""]
+    if card.stage2 is not None:
+        lines += ["### Stage II: adversarial state perturbation", ""]
+        lines += [*blocks.stage2_lines(card), ""]
     lines += [_grading(card), "", _receipt(card), ""]
     return "\n".join(lines)
 

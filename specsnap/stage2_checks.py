@@ -23,9 +23,9 @@ from pathlib import Path
 
 from specsnap.gitrepo import BASELINE_IDENTITY, git
 from specsnap.grading import Grade, grade_repository
-from specsnap.params import draw, render, values_for
+from specsnap.params import render, values_for
 from specsnap.perturbations import stage2_tier
-from specsnap.perturbations.notes import states
+from specsnap.perturbations.notes import unambiguous
 from specsnap.perturbations.workspace import commit_as_teammate
 from specsnap.solutions import build_repository, follow_moves, rendered_patch, requirement_patches
 from specsnap.tiers import Tier
@@ -118,16 +118,17 @@ def stale_note_check(tier: Tier, seed: int, check: Check) -> None:
     """Whether the seed's sprint has values a stale note can replace (pure)."""
     if tier.stage2 is None:
         return
-    drawn = draw(tier, seed)
     values = values_for(tier, seed)
-    usable = []
-    for req in tier.requirements:
-        text = render(f"{req.title}\n{req.text}", values)
-        for param in req.params:
-            value = str(drawn[param.name])
-            others = [str(c) for c in param.choices if str(c) != value]
-            if len(value) >= 2 and states(text, value) and not any(states(text, o) for o in others):
-                usable.append(param.name)
+    usable = [
+        param.name
+        for req in tier.requirements
+        for param in req.params
+        if unambiguous(
+            render(f"{req.title}\n{req.text}", values),
+            str(values[param.name]),
+            tuple(str(c) for c in param.choices),
+        )
+    ]
     check(
         bool(usable),
         f"stage II, seed {seed}: a stale note can replace {len(usable)} drawn value(s)",

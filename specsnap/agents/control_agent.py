@@ -206,7 +206,8 @@ def main(argv: list[str]) -> int:
     if first_session and not ids and baseline.exists():
         # Tier 1: do TASK.md, commit; the product note arrives in git's output.
         apply_requirement(baseline)
-        ids = requirement_ids(commit("Implement TASK.md baseline"))
+        prompt = commit("Implement TASK.md baseline")  # what it heard: the product note
+        ids = requirement_ids(prompt)
     if first_session:
         if mode in ("notetaker", "tracker"):
             Path(NOTES).write_text(_notes(ids, prompt))

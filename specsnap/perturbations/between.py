@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specsnap.errors import InfrastructureError
-from specsnap.params import draw, values_for
+from specsnap.params import values_for
 from specsnap.perturbations.notes import (
     added_code,
     agent_notes,
@@ -136,7 +136,7 @@ def _stale_note(run: Run, tier: Tier, index: int) -> Record:
     if not notes:
         raise NotApplicable("the agent wrote no note")
     code = added_code(run.sandbox, run.baseline_commit)
-    candidates = stale_candidates(tier, draw(tier, run.seed), notes, code)
+    candidates = stale_candidates(tier, values_for(tier, run.seed), notes, code)
     if not candidates:
         raise NotApplicable("no note states a drawn value that the agent's code lacks")
     rng = random.Random(f"{tier.id}:{run.seed}:stage2:stale-note:{index}")

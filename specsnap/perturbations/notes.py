@@ -6,10 +6,12 @@ wrote down for later. A *stale note* replaces one value the seed drew for the sp
 another choice of the same parameter, wherever the note states it.
 
 Which value: one the notes state and the agent's code does not yet hold (work already written
-with the right value is not what a stale note can spoil), at least two characters long (so it
-is never a list number), chosen by the seed; the wrong value is another of its choices, also
-chosen by the seed. Values are matched as whole tokens: `1000` is not found in `10000` or
-`1000.5`, `quote_freight` not in `quote_freight_eu`.
+with the right value is not what a stale note can spoil), that its requirement's text states
+without any other choice of the same parameter (so the changed note states one value, the
+wrong one), at least two characters long (so it is never a list number), chosen by the seed;
+the wrong value is another of its choices, also chosen by the seed. Values are matched as
+whole tokens: `1000` is not found in `10000` or `1000.5`, `quote_freight` not in
+`quote_freight_eu`.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from specsnap.params import render
 from specsnap.perturbations.workspace import NotApplicable, blob_content, head_blobs, read_file
 from specsnap.tiers import Tier
 
@@ -46,19 +49,30 @@ class Candidate:
 
 
 def stale_candidates(
-    tier: Tier, drawn: Mapping[str, object], notes: Mapping[str, str], code: str
+    tier: Tier, values: Mapping[str, object], notes: Mapping[str, str], code: str
 ) -> list[Candidate]:
-    """The drawn values a stale note may replace, in the tier's order (see the module doc)."""
+    """The drawn values a stale note may replace, in the tier's order (see the module doc).
+
+    `values` are the seed's (drawn and derived). Only a value that its requirement's text
+    states without any other choice of the same parameter is taken, so that the note, once
+    changed, states one value for it: the wrong one."""
     found = []
     for req in tier.requirements:
+        text = render(f"{req.title}\n{req.text}", values)
         for param in req.params:
-            value = str(drawn[param.name])
-            if len(value) < 2 or states(code, value):
+            value = str(values[param.name])
+            choices = tuple(str(c) for c in param.choices)
+            if not unambiguous(text, value, choices) or states(code, value):
                 continue
-            if any(states(text, value) for text in notes.values()):
-                choices = tuple(str(c) for c in param.choices)
+            if any(states(note, value) for note in notes.values()):
                 found.append(Candidate(param.name, req.id, value, choices))
     return found
+
+
+def unambiguous(text: str, value: str, choices: tuple[str, ...]) -> bool:
+    """`text` states `value` (two characters or more) and no other of `choices`."""
+    others = [c for c in choices if c != value]
+    return len(value) >= 2 and states(text, value) and not any(states(text, o) for o in others)
 
 
 def choose_stale(candidates: list[Candidate], rng: random.Random) -> tuple[Candidate, str]:

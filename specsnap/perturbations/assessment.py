@@ -11,9 +11,10 @@ graded commit (HEAD), the grade, and the tracker's log.
   changed, or no longer has the commit in its history; *repaired* when the regression's hidden
   checks and the visible tests it broke all pass. Work elsewhere in the same file for the
   sprint is not detection.
-- lost work: *detected* when HEAD holds new content in at least one reverted file, *repaired*
-  when it does in every one (whether that content redoes the lost edit, the requirements'
-  scores say).
+- lost work: *detected* when HEAD changes at least one reverted file from what it held once
+  the perturbations of that gap were made; *repaired* when, in every reverted file, HEAD holds
+  every line the lost edit had added (blank lines and indentation aside), or, where the lost
+  edit had deleted the file, no such file.
 - teammate refactor: no fault, so neither (None).
 """
 
@@ -115,8 +116,19 @@ def _regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Ve
 
 
 def _lost_work(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
-    renewed = [evidence.head.get(c["path"]) != c["after"] for c in record["changes"]]
-    return any(renewed), bool(renewed) and all(renewed)
+    changes = record["changes"]
+    detected = any(evidence.head.get(c["path"]) != c.get("settled", c["after"]) for c in changes)
+    return detected, bool(changes) and all(_restored(c, evidence) for c in changes)
+
+
+def _restored(change: Mapping[str, Any], evidence: Evidence) -> bool:
+    now = evidence.head.get(change["path"])
+    if change["before"] is None:  # the lost edit had deleted the file
+        return now is None
+    if now is None:
+        return False
+    lines = {line.strip() for line in evidence.blob(now).decode("utf-8", "replace").splitlines()}
+    return all(line in lines for line in change.get("lost_lines", []))
 
 
 JUDGES: dict[str, Callable[[Tier, Mapping[str, Any], Evidence], Verdict]] = {

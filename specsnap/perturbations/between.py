@@ -29,7 +29,9 @@ from specsnap.perturbations.notes import (
 )
 from specsnap.perturbations.workspace import (
     NotApplicable,
+    blob_id,
     commit_as_teammate,
+    read_file,
     restore_from_head,
     write_file,
 )
@@ -67,6 +69,7 @@ def perturb_before(run: Run, index: int) -> list[Record]:
         for kind in run.perturbations
         if gap_for(tier, run.seed, kind) == index
     ]
+    _settle(run, records)
     tmp = directory / f"{index}.json.tmp"
     tmp.write_text(json.dumps(records, indent=2, sort_keys=True) + "\n")
     tmp.replace(done)
@@ -104,14 +107,24 @@ def _lost_work(run: Run, tier: Tier, index: int) -> Record:
     if cutoff.get("reason") != "source-edit" or not cutoff.get("file"):
         raise NotApplicable(f"session {index - 1} was not cut off in a source edit")
     paths = list(dict.fromkeys([cutoff["file"], *cutoff.get("written_between", [])]))
-    changes = restore_from_head(run.sandbox, paths)
-    if not changes:
+    lost = restore_from_head(run.sandbox, paths)
+    if not lost:
         raise NotApplicable("the edit the cutoff caught holds nothing uncommitted any more")
-    listed = ", ".join(c.path for c in changes)
+    listed = ", ".join(item.change.path for item in lost)
     return {
         "what": f"the uncommitted edit the cutoff caught was reverted to HEAD: {listed}",
-        "changes": [vars(c) for c in changes],
+        "changes": [{**vars(item.change), "lost_lines": list(item.added)} for item in lost],
     }
+
+
+def _settle(run: Run, records: list[Record]) -> None:
+    """Note what each reverted file holds once every perturbation of the gap is made (a
+    teammate's commit may change it too): the agent's later work is judged against that."""
+    for record in records:
+        if record["kind"] == "lost-work" and record["applied"]:
+            for change in record["changes"]:
+                content = read_file(run.sandbox, change["path"])
+                change["settled"] = blob_id(content) if content is not None else None
 
 
 def _teammate(kind: str) -> Callable[[Run, Tier, int], Record]:

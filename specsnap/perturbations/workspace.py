@@ -13,6 +13,7 @@ agent's change along), and a conflict leaves everything as it was.
 
 from __future__ import annotations
 
+import difflib
 import hashlib
 import os
 import stat
@@ -247,12 +248,20 @@ def _merge(ours: bytes, base: bytes, theirs: bytes, path: str) -> bytes:
     return proc.stdout
 
 
-def restore_from_head(repo: Path, paths: list[str]) -> list[FileChange]:
+@dataclass(frozen=True)
+class Lost:
+    """A file whose uncommitted content was lost: the change, and the lines it had added."""
+
+    change: FileChange
+    added: tuple[str, ...]
+
+
+def restore_from_head(repo: Path, paths: list[str]) -> list[Lost]:
     """Put each of `paths` back to its content at HEAD (removing it if HEAD has none), in the
-    working tree and the index: uncommitted work there is lost. The changes made; paths that
-    held nothing uncommitted are left out."""
+    working tree and the index: uncommitted work there is lost. What was lost; paths that held
+    nothing uncommitted are left out."""
     head = head_blobs(repo)
-    changes = []
+    lost_files = []
     index: list[tuple[str, str | None, str]] = []
     for rel in paths:
         current = read_file(repo, rel)
@@ -260,8 +269,21 @@ def restore_from_head(repo: Path, paths: list[str]) -> list[FileChange]:
         lost = blob_id(current) if current is not None else None
         if lost == blob:
             continue
-        write_file(repo, rel, blob_content(repo, blob) if blob else None, mode == "100755")
+        restored = blob_content(repo, blob) if blob else None
+        write_file(repo, rel, restored, mode == "100755")
         index.append((rel, blob, mode))
-        changes.append(FileChange(rel, lost, blob))
+        added = added_lines(restored or b"", current or b"")
+        lost_files.append(Lost(FileChange(rel, lost, blob), added))
     set_index(repo, index)
-    return changes
+    return lost_files
+
+
+def added_lines(old: bytes, new: bytes) -> tuple[str, ...]:
+    """The lines `new` adds to `old`, stripped, blank ones left out."""
+    a = old.decode("utf-8", "replace").splitlines()
+    b = new.decode("utf-8", "replace").splitlines()
+    ops = difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+    lines = (
+        line.strip() for op in ops if op[0] in ("replace", "insert") for line in b[op[3] : op[4]]
+    )
+    return tuple(line for line in lines if line)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from specsnap.grading import Grade, grade_repository
 from specsnap.params import Value, draw, values_for
+from specsnap.perturbations import stage2_tier
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
 from specsnap.stage2_checks import plan_stage2, stale_note_check
@@ -48,6 +49,7 @@ def validate_tier(
     Gradings run `workers` at a time (default: the number of CPUs, at least 2).
     """
     tier = load_tier(tier_ref)
+    graded_as = stage2_tier(tier)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
     draws: dict[int, dict[str, Value]] = {}
@@ -87,8 +89,9 @@ def validate_tier(
 
             def grade() -> Grade:
                 # Each build was submitted before any grading that needs it, so this wait
-                # never holds a worker that the build is queued behind.
-                return grade_repository(tier, repo.result(), values_for(tier, grade_seed))
+                # never holds a worker that the build is queued behind. Stage II's checks are
+                # baseline behaviour: the starter and every reference must pass them too.
+                return grade_repository(graded_as, repo.result(), values_for(tier, grade_seed))
 
             return pool.submit(grade)
 

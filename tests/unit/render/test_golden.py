@@ -40,6 +40,7 @@ CARDS: dict[str, Callable[[], Scorecard]] = {
     "passed": lambda: fixture_card("tier-1-seed-3"),
     "four-sessions": lambda: fixture_card("tier-4-seed-1"),
     "hostile": lambda: fixture_card("tier-2-seed-7", hostile),
+    "stage-2": lambda: fixture_card("tier-2-seed-5-stage2"),
 }
 
 
@@ -203,7 +204,7 @@ def hostile_everywhere(document: dict[str, Any]) -> None:
     visit(document)
 
 
-@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1"])
+@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1", "tier-2-seed-5-stage2"])
 def test_a_forged_scorecard_with_hostile_text_in_every_free_string_renders_inertly(
     fixture: str,
 ) -> None:

@@ -264,6 +264,13 @@ def tiers_show(tier: str, seed: int) -> None:
     for amendment in t.amendments:
         click.echo(f"--- amendment in session {amendment.session} ({', '.join(amendment.amends)})")
         click.echo(render(amendment.text, values_for(t, seed)) + "\n")
+    if t.stage2 is not None:
+        regression, refactor = t.stage2.regression, t.stage2.refactor
+        moves = ", ".join(f"{old} -> {new}" for old, new in refactor.moves.items())
+        click.echo(
+            f"stage II: planted regression {regression.message!r}, caught by "
+            f"{', '.join(regression.catches)}; refactor {moves}"
+        )
 
 
 @tiers.command("validate")

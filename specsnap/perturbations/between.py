@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specsnap.errors import InfrastructureError
+from specsnap.gitrepo import GitError
 from specsnap.params import values_for
 from specsnap.perturbations.notes import (
     added_code,
@@ -99,6 +100,8 @@ def _apply(kind: str, run: Run, tier: Tier, index: int) -> Record:
         record.update(APPLY[kind](run, tier, index), applied=True)
     except NotApplicable as exc:
         record["what"] = f"not applied: {exc}"
+    except (GitError, OSError) as exc:  # the agent left a repository git cannot work with
+        record["what"] = f"not applied: the workspace could not be read or written: {exc}"
     return record
 
 

@@ -231,3 +231,25 @@ def test_stage_ii_needs_its_material_and_perturbations_need_stage_ii(tmp_path: P
         tiers=FIXTURE_TIERS,
     )
     assert unknown.returncode == 2 and "known: lost-work" in unknown.stderr
+
+
+def test_a_workspace_git_cannot_read_leaves_perturbations_unapplied_not_the_run_broken(
+    tmp_path: Path, fixture_tiers: Path
+) -> None:
+    from specsnap.perturbations import perturb_before
+    from specsnap.runs import prepare_run
+
+    run = prepare_run("90", 3, "noop", tmp_path / "run", stage=2)
+    session = run.session_dir(1)
+    session.mkdir(parents=True)
+    cutoff = {"fired": True, "reason": "source-edit", "file": "units/convert.py"}
+    (session / "cutoff.json").write_text(json.dumps(cutoff))
+    (run.sandbox / "units" / "convert.py").write_text("EDITED = True\n")
+    (run.sandbox / "NOTES.md").write_text("kg from 2000 g and 1000 g\n")
+    shutil.move(run.sandbox / ".git", tmp_path / "elsewhere.git")
+    (run.sandbox / ".git").symlink_to(tmp_path / "elsewhere.git")
+    records = perturb_before(run, 2)
+    assert [r["applied"] for r in records] == [False] * 4
+    assert all(r["what"].startswith("not applied: ") for r in records)
+    assert (run.sandbox / "units" / "convert.py").read_text() == "EDITED = True\n"
+    assert perturb_before(run, 2) == records  # once per gap

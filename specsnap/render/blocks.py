@@ -65,7 +65,8 @@ def score_row(card: Scorecard, delta: Delta | None) -> str:
         if delta.pass_changed:
             result += f" (was {verdict(delta.base.passed)})"
     gate = f"{mark(card.gate.holds)} {gate_state(card.gate.holds)}"
-    return f"| {text(card.label)} | {net} | {raw} | {tes} | {gate} | {result} |"
+    channel = f" ({card.stage2.channel})" if card.stage2 is not None else ""
+    return f"| {text(card.label)}{channel} | {net} | {raw} | {tes} | {gate} | {result} |"
 
 
 def unofficial_lines(card: Scorecard) -> list[str]:
@@ -137,8 +138,6 @@ def stage2_lines(card: Scorecard) -> list[str]:
     if stage2 is None:
         return []
     lines = [
-        f"**Stage II**: {recovery_story(stage2)}; {faults_story(stage2)}.",
-        "",
         "| Before session | Perturbation | What | Detected | Repaired |",
         "|--:|:--|:--|:--|:--|",
     ]
@@ -168,9 +167,9 @@ def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     if findings:
         out += ["", *findings]
     out += ["", *sessions_table(card)]
-    stage2 = stage2_lines(card)
-    if stage2:
-        out += ["", *stage2]
+    if card.stage2 is not None:
+        summary = f"**Stage II**: {recovery_story(card.stage2)}; {faults_story(card.stage2)}."
+        out += ["", summary, "", *stage2_lines(card)]
     unofficial = unofficial_lines(card)
     if unofficial:
         out += ["", *unofficial]

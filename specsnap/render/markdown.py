@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from specsnap.render import blocks
 from specsnap.render.markup import code, text
-from specsnap.render.words import gate_state, mark, percent, tes_text, verdict
+from specsnap.render.words import (
+    faults_story,
+    gate_state,
+    mark,
+    percent,
+    recovery_story,
+    tes_text,
+    verdict,
+)
 from specsnap.scorecard.model import Scorecard
 
 
@@ -30,6 +38,8 @@ def render_markdown(card: Scorecard) -> str:
         f"{percent(s.pass_threshold)}. {_agent(card)}",
         "",
     ]
+    if card.stage2 is not None:  # beside the scores: which channel they used
+        lines += [f"Stage II: {recovery_story(card.stage2)}; {faults_story(card.stage2)}.", ""]
     if not card.official:
         lines += [*blocks.unofficial_lines(card), ""]
     findings = blocks.findings_lines(card)

@@ -34,9 +34,10 @@ def render_summary(card: Scorecard) -> str:
         f"  requirements {retained}/{len(card.requirements)} retained   "
         f"raw {percent(s.raw_retention)}   net {percent(s.net_retention)}   TES {tes_text(s.tes)}",
     ]
+    if card.stage2 is not None:  # beside the scores: which channel they used
+        lines.append(f"  stage II: {recovery_story(card.stage2)}; {faults_story(card.stage2)}")
     lines += [f"  {session_line(session, TERMINAL)}" for session in card.sessions]
     if card.stage2 is not None:
-        lines.append(f"  stage II: {recovery_story(card.stage2)}; {faults_story(card.stage2)}")
         for p in card.stage2.perturbations:
             found = f" (detected: {yes_no(p.detected)}, repaired: {yes_no(p.repaired)})"
             lines.append(

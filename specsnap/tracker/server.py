@@ -83,6 +83,9 @@ class TrackerServer:
             daemon_threads = False
             block_on_close = True
 
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                pass  # a client that went away or never spoke: nothing was served, nothing to log
+
         self._server = _Server(str(self.path), _Request)
         os.chmod(self.path, 0o777)  # the agent's account connects; the directory limits who
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)

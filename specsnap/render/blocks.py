@@ -146,10 +146,10 @@ def stage2_lines(card: Scorecard) -> list[str]:
             f"| {p.session} | {PERTURBATIONS[p.kind]} | {text(p.what)} "
             f"| {outcome(p.detected)} | {outcome(p.repaired)} |"
         )
-    lines += ["", "| Session | Ticket tracker |", "|--:|:--|"]
+    lines += ["", "| Session | Channel and ticket tracker |", "|--:|:--|"]
     for s in card.sessions:
         if s.tracker is not None:
-            lines.append(f"| {s.index} | {tracker_story(s.tracker)} |")
+            lines.append(f"| {s.index} | {tracker_story(s.tracker, s.index)} |")
     return lines
 
 

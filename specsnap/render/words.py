@@ -64,12 +64,16 @@ PERTURBATIONS = {
 }
 
 
-def tracker_story(use: TrackerUse) -> str:
-    """What the ticket tracker served in a session (Stage II)."""
-    if not use.consultations:
-        return "not consulted"
+def tracker_story(use: TrackerUse, index: int) -> str:
+    """What the ticket tracker served in session `index` (Stage II), and, after session 1,
+    which channel the session's work used."""
     times = "1 consultation" if use.consultations == 1 else f"{use.consultations} consultations"
-    return f"{times}, {use.chars_served:,} characters served"
+    served = f"{times}, {use.chars_served:,} characters served"
+    if index == 1:
+        return f"tracker: {served}" if use.consultations else "tracker not consulted"
+    if use.consultations:
+        return f"recovered (tracker: {served})"
+    return "retained without recovery (tracker not consulted)"
 
 
 def recovery_story(stage2: StageTwo) -> str:
@@ -178,7 +182,7 @@ def tokens_story(tokens: Tokens) -> str:
 def session_line(session: Session, style: Style) -> str:
     """One session in one line: how it ended, its cutoff, tokens, duration."""
     ended = f"{ending(session.exit, style)} after {duration(session.duration_s)}"
-    tracker = f"; tracker {tracker_story(session.tracker)}" if session.tracker else ""
+    tracker = f"; {tracker_story(session.tracker, session.index)}" if session.tracker else ""
     return (
         f"session {session.index}: {ended}; cutoff {cutoff_story(session.cutoff, style)}; "
         f"tokens {tokens_story(session.tokens)}{tracker}"

@@ -68,8 +68,8 @@ def test_a_stale_note_drops_the_notetaker_below_pass_and_the_tracker_recovers(
     assert use["chars_served"] == sum(r["chars"] for r in use["requests"]) > 0
     assert tracked["stage2"]["channel"] == "recovered"
     markdown = (tmp_path / "tracker" / "scorecard.md").read_text()
-    assert "retained" not in markdown.split("**Stage II**")[1].split("\n")[0]
-    assert "recovered (3 tracker consultations after session 1)" in markdown
+    assert "Stage II: recovered (3 tracker consultations after session 1)" in markdown
+    assert "| 2 | recovered (tracker: 3 consultations, " in markdown
 
 
 def test_every_perturbation_between_the_sessions(tmp_path: Path) -> None:

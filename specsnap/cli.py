@@ -74,6 +74,18 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--pass-env", multiple=True, metavar="NAME", help="Pass this env var."),
         click.option("--time-limit", type=int, help="Per-session limit in s (unofficial)."),
         click.option("--budget", type=int, help="Token budget for TES (unofficial)."),
+        click.option(
+            "--stage",
+            type=click.IntRange(1, 2),
+            help="1, or 2: perturbations between sessions and a ticket tracker "
+            "[the stage every evaluation runs: 1 until Stage II is unlocked].",
+        ),
+        click.option(
+            "--perturb",
+            metavar="KINDS",
+            help="Stage II: only these perturbations, comma-separated (unofficial) "
+            "[lost-work,teammate-refactor,planted-regression,stale-note].",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -94,9 +106,11 @@ def prepare(
     pass_env: tuple[str, ...],
     time_limit: int | None,
     budget: int | None,
+    stage: int | None,
+    perturb: str | None,
     out: Path,
 ) -> None:
-    """Create a run: the sandbox with its baseline commit (SPEC §1.1)."""
+    """Create a run: the sandbox with its baseline commit (docs/protocol.md)."""
     from specsnap.runs import prepare_run
 
     run = prepare_run(
@@ -108,9 +122,11 @@ def prepare(
         pass_env=list(pass_env),
         time_limit_s=time_limit,
         budget_tokens=budget,
+        stage=stage,
+        perturbations=perturb,
     )
     click.echo(
-        f"prepared {run.tier_id} seed {run.seed} in {run.run_dir} "
+        f"prepared {run.tier_id} seed {run.seed} stage {run.stage} in {run.run_dir} "
         f"(baseline {run.baseline_commit[:12]})"
     )
 
@@ -159,12 +175,15 @@ def run(
     pass_env: tuple[str, ...],
     time_limit: int | None,
     budget: int | None,
+    stage: int | None,
+    perturb: str | None,
     out: Path | None,
 ) -> None:
     """prepare → sessions with cutoffs → grade → scorecard, in one go."""
     from specsnap.progress import run_with_progress
 
-    out = out or Path("runs") / f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
+    name = f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
+    out = out or Path("runs") / (name + ("-stage2" if stage == 2 else ""))
     card = run_with_progress(
         tier,
         seed,
@@ -174,6 +193,8 @@ def run(
         list(pass_env),
         time_limit,
         budget,
+        stage,
+        perturb,
     )
     sys.exit(0 if card.passed else 1)
 
@@ -243,6 +264,13 @@ def tiers_show(tier: str, seed: int) -> None:
     for amendment in t.amendments:
         click.echo(f"--- amendment in session {amendment.session} ({', '.join(amendment.amends)})")
         click.echo(render(amendment.text, values_for(t, seed)) + "\n")
+    if t.stage2 is not None:
+        regression, refactor = t.stage2.regression, t.stage2.refactor
+        moves = ", ".join(f"{old} -> {new}" for old, new in refactor.moves.items())
+        click.echo(
+            f"stage II: planted regression {regression.message!r}, caught by "
+            f"{', '.join(regression.catches)}; refactor {moves}"
+        )
 
 
 @tiers.command("validate")

@@ -55,6 +55,8 @@ def run_with_progress(
     pass_env: list[str],
     time_limit_s: int | None,
     budget: int | None,
+    stage: int | None = None,
+    perturbations: str | None = None,
 ) -> Scorecard:
     """prepare → every session → grade, printing each step; returns the scorecard."""
     run = prepare_run(
@@ -66,8 +68,14 @@ def run_with_progress(
         pass_env=pass_env,
         time_limit_s=time_limit_s,
         budget_tokens=budget,
+        stage=stage,
+        perturbations=perturbations,
     )
-    click.echo(f"prepared {run.tier_id} (seed {seed}, agent {agent}) in {run.run_dir}", err=True)
+    stage_text = "Stage II, " if run.stage == 2 else ""
+    click.echo(
+        f"prepared {run.tier_id} ({stage_text}seed {seed}, agent {agent}) in {run.run_dir}",
+        err=True,
+    )
     for index in range(1, run.tier.sessions + 1):
         if index in load_run(out).sessions_done:
             continue

@@ -13,6 +13,12 @@ CONTINUATION_PROMPT = (
     "packages, verify all tests pass, and commit your work."
 )
 
+#: Stage II tells the agent once, in session 1, where the sprint is kept (specsnap.tracker).
+TRACKER_NOTICE = (
+    "This team files its sprint in a ticket tracker you can query from the repository: "
+    "`tickets list` lists the sprint's tickets, `tickets show ID` shows one in full."
+)
+
 
 def sprint_order(tier: Tier, seed: int) -> list[Requirement]:
     """The requirements in the order this seed lists them (ids never change, only the order)."""
@@ -32,14 +38,17 @@ def render_sprint(tier: Tier, seed: int) -> str:
     return "\n".join(parts).rstrip() + "\n"
 
 
-def session_prompt(tier: Tier, seed: int, index: int) -> str:
-    """The exact prompt of session `index` (1-based)."""
+def session_prompt(tier: Tier, seed: int, index: int, stage: int = 1) -> str:
+    """The exact prompt of session `index` (1-based); Stage II's session 1 also names the
+    ticket tracker. Continuation prompts are the same in both stages."""
     values = values_for(tier, seed)
     if index == 1:
         prompt = _render(tier.session1_prompt, values)
-        if tier.cutoff_arm == "baseline_commit":
-            return prompt  # the sprint arrives later, as the product note
-        return prompt.replace("{sprint}", render_sprint(tier, seed))
+        if tier.cutoff_arm != "baseline_commit":  # else the sprint arrives as the product note
+            prompt = prompt.replace("{sprint}", render_sprint(tier, seed))
+        if stage == 2:
+            prompt = prompt.rstrip("\n") + "\n\n" + TRACKER_NOTICE + "\n"
+        return prompt
     amendment = tier.amendment_for(index)
     if amendment is None:
         return CONTINUATION_PROMPT

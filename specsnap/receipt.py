@@ -1,4 +1,4 @@
-"""Receipts (SPEC §3): Merkle digests of trees, canonical JSON, and the scorecard's own digest."""
+"""Receipts: Merkle digests of trees, canonical JSON, and the scorecard's own digest."""
 
 from __future__ import annotations
 

@@ -32,6 +32,8 @@ from specsnap.scorecard.model import (
     Scorecard,
     Scores,
     Session,
+    Stage,
+    StageTwo,
     Timings,
 )
 from specsnap.scoring import compute_scores, token_trust_problems
@@ -59,6 +61,8 @@ class RunSettings(Protocol):
     def tier_sha256(self) -> str: ...
     @property
     def agent_account(self) -> str: ...  # "" when the agent ran as SpecSnap's own user
+    @property
+    def stage(self) -> int: ...
     def unofficial_reasons(self) -> list[str]: ...
 
 
@@ -68,8 +72,10 @@ def build_scorecard(
     records: Sequence[Mapping[str, Any]],
     grade: Grade,
     grading_s: float,
+    stage2: StageTwo | None = None,
 ) -> Scorecard:
-    """The sealed scorecard of a graded run; InputError names a record that is malformed."""
+    """The sealed scorecard of a graded run; InputError names a record that is malformed.
+    A Stage II run gives its perturbations and recovery as `stage2`."""
     sessions = []
     for number, record in enumerate(records, start=1):
         with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
@@ -85,6 +91,8 @@ def build_scorecard(
     )
     drawn = {name: str(value) for name, value in draw(tier, run.seed).items()}
     secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]
+    if run.stage == 2:  # the regression's fixes and the records of what was perturbed
+        secrets += [tier.root / "stage2", run.run_dir / "perturbations"]
     agent = (account_named(run.agent_account) if run.agent_account else None) or current_user()
     reasons = run.unofficial_reasons() + isolation_problems(agent, secrets)
     reasons += token_trust_problems(records)
@@ -95,6 +103,7 @@ def build_scorecard(
         tier_name=tier.name,
         seed=run.seed,
         params=drawn,
+        stage=_stage(run.stage),
         agent=Agent(run.agent, dict(sorted(run.agent_options.items()))),
         official=not reasons,
         unofficial_reasons=tuple(reasons),
@@ -104,9 +113,11 @@ def build_scorecard(
         scores=Scores(**asdict(scores)),
         grading=grading,
         timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
+        stage2=stage2,
         receipt=Receipt(
             seed=run.seed,
             params=drawn,
+            stage=_stage(run.stage),
             specsnap_version=__version__,
             tier_id=tier.id,
             tier_sha256=run.tier_sha256,
@@ -116,6 +127,12 @@ def build_scorecard(
         ),
     )
     return seal(card)
+
+
+def _stage(stage: int) -> Stage:
+    if stage not in (1, 2):
+        raise InputError([Problem("run.json", "stage", str(stage), "1 or 2")])
+    return 1 if stage == 1 else 2
 
 
 def graded_parts(grade: Grade) -> tuple[tuple[Requirement, ...], Gate, Grading]:

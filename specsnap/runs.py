@@ -42,10 +42,18 @@ from specsnap.identity import (
     current_user,
 )
 from specsnap.params import values_for
+from specsnap.perturbations import perturb_before, stage2_result, stage2_tier
 from specsnap.receipt import tier_digest
 from specsnap.report import build_scorecard, write_report
 from specsnap.scorecard.model import Scorecard
 from specsnap.sessions.processes import account_pids, end_account
+from specsnap.stage import (
+    STAGES,
+    default_stage,
+    perturbation_kinds,
+    stage_problems,
+    stage_unlocked,
+)
 from specsnap.tiers import Tier, load_tier
 
 RUN_FILE = "run.json"
@@ -72,6 +80,9 @@ class Run:
     sessions_done: list[int] = field(default_factory=list)
     specsnap_version: str = __version__
     agent_account: str = ""  # the pool account its sessions run as; "" = SpecSnap's own user
+    stage: int = 1
+    perturbations: list[str] = field(default_factory=list)  # Stage II: the kinds it applies
+    stage2_unlocked: bool = False  # whether Stage II was unlocked when the run was prepared
 
     @property
     def sandbox(self) -> Path:
@@ -92,7 +103,7 @@ class Run:
             reasons.append(f"time limit {self.time_limit_s}s instead of {tier.time_limit_s}s")
         if self.budget_tokens is not None and self.budget_tokens != tier.budget_tokens:
             reasons.append(f"token budget {self.budget_tokens} instead of {tier.budget_tokens}")
-        return reasons
+        return reasons + stage_problems(self.stage, self.stage2_unlocked, self.perturbations)
 
     def save(self) -> None:
         data = asdict(self)
@@ -125,12 +136,26 @@ def prepare_run(
     pass_env: list[str] | None = None,
     time_limit_s: int | None = None,
     budget_tokens: int | None = None,
+    stage: int | None = None,
+    perturbations: str | list[str] | None = None,
 ) -> Run:
-    """Create the sandbox as SPEC §1.1 says; a second call with the same settings is a no-op."""
+    """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
+
+    `stage` defaults to the one every evaluation runs (specsnap.stage); `perturbations` names
+    the kinds a Stage II run applies (default: all)."""
     from specsnap.agents.base import get_agent  # unknown agents are refused before any work
 
     get_agent(agent)
     loaded = load_tier(tier)
+    stage = default_stage() if stage is None else stage
+    if stage not in STAGES:
+        raise UsageError(f"unknown stage {stage}; known: {', '.join(map(str, STAGES))}")
+    if stage == 2 and loaded.stage2 is None:
+        raise UsageError(
+            f"{loaded.id} has no Stage II material (tier.yaml `stage2`, docs/tiers.md)"
+        )
+    if stage == 1 and perturbations is not None:
+        raise UsageError("perturbations are Stage II's: add --stage 2")
     wanted = Run(
         run_dir=out.resolve(),
         tier_dir=str(loaded.root),
@@ -142,10 +167,20 @@ def prepare_run(
         pass_env=list(pass_env or []),
         time_limit_s=time_limit_s,
         budget_tokens=budget_tokens,
+        stage=stage,
+        perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
+        stage2_unlocked=stage_unlocked(),
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)
-        if replace(existing, baseline_commit="", sessions_done=[], agent_account="") != wanted:
+        same = replace(
+            existing,
+            baseline_commit="",
+            sessions_done=[],
+            agent_account="",
+            stage2_unlocked=wanted.stage2_unlocked,  # the ledger may have moved on since
+        )
+        if same != wanted:
             raise UsageError(f"{out} already holds a different run; choose another --out")
         return existing
     if out.exists() and any(out.iterdir()):
@@ -172,7 +207,7 @@ def prepare_run(
 
 
 def plant_baseline(tier: Tier, sandbox: Path) -> str:
-    """Copy the tier's starter to `sandbox` and make its one baseline commit (SPEC §1.1); the
+    """Copy the tier's starter to `sandbox` and make its one baseline commit (docs/protocol.md); the
     commit id depends on nothing else, so a verifier can make it again and compare."""
     shutil.copytree(
         tier.starter,
@@ -204,6 +239,8 @@ def run_session(
     run = load_run(run_dir)
     require_session_order(run, index)
     run_as = lease_agent_account(run.run_dir, run.agent_account or None)
+    if run.stage == 2 and index > 1:
+        perturb_before(run, index)  # the sandbox is root's until the session hands it over
     record = run_agent_session(run, run_as, index, on_cutoff)
     replace(run, sessions_done=[*run.sessions_done, index]).save()
     return record
@@ -237,11 +274,25 @@ def grade_run(run_dir: Path) -> Scorecard:
     _record_alive_at_grading(run)
     breaches = session_breaches(records, run)
     started = time.monotonic()
-    grade = grade_repository(tier, run.sandbox, values_for(tier, run.seed), breaches)
-    card = build_scorecard(run, tier, records, grade, grading_s=time.monotonic() - started)
+    card = regrade(run, records, breaches, started)
     write_report(card, run_dir)
     release_agent_account(run.run_dir)
     return card
+
+
+def regrade(
+    run: Run, records: list[dict[str, Any]], breaches: list[dict[str, Any]], started: float
+) -> Scorecard:
+    """Grade HEAD of the run's sandbox and build its scorecard (grading and `verify --run`).
+
+    Stage II grades with the regression's checks in the gate, and assesses each perturbation
+    against the graded commit and the tracker's logs (specsnap.perturbations)."""
+    tier = run.tier
+    graded_tier = stage2_tier(tier) if run.stage == 2 else tier
+    grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)
+    stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
+    grading_s = time.monotonic() - started
+    return build_scorecard(run, tier, records, grade, grading_s=grading_s, stage2=stage2)
 
 
 def _record_alive_at_grading(run: Run) -> None:

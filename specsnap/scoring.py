@@ -1,4 +1,4 @@
-"""The scores of SPEC §2, as pure functions over plain values."""
+"""The scores of docs/protocol.md, as pure functions over plain values."""
 
 from __future__ import annotations
 

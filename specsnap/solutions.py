@@ -7,13 +7,15 @@ so the reference of one seed is exactly what that seed's sprint asks for.
 
 from __future__ import annotations
 
+import json
+import re
 import shutil
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
-from specsnap.params import render
+from specsnap.params import draw, render, template_values
 from specsnap.tiers import Tier
 
 
@@ -45,6 +47,44 @@ def write_solution(tier: Tier, values: Mapping[str, Any], dest: Path) -> None:
         target.mkdir(parents=True)
         for path in sorted(source.glob("*.patch")):
             (target / path.name).write_text(rendered_patch(path, values), encoding="utf-8")
+
+
+def follow_moves(patch: str, moves: Mapping[str, str]) -> str:
+    """`patch` aimed at where a refactor moved its files (old path -> new path)."""
+    for old, new in moves.items():
+        for side in ("a", "b"):
+            patch = re.sub(
+                rf"(?m)^((?:diff --git |--- |\+\+\+ )(?:.*\s)?){side}/{re.escape(old)}(?=\s|$)",
+                rf"\g<1>{side}/{new}",
+                patch,
+            )
+    return patch
+
+
+def write_variants(tier: Tier, seed: int, dest: Path) -> None:
+    """For Stage II's controls: each requirement's patch rendered with each other choice of
+    one of its values (dest/variants/PARAM/N/ID.patch, N = the choice's index), and
+    dest/variants.json ({id: {param: [choices]}}), so a control can write what its notes say."""
+    drawn = draw(tier, seed)
+    index: dict[str, dict[str, list[str]]] = {}
+    for req in tier.requirements:
+        patch = tier.solution / f"{req.id}.patch"
+        for param in req.params:
+            index.setdefault(req.id, {})[param.name] = [str(c) for c in param.choices]
+            for number, choice in enumerate(param.choices):
+                values = template_values(tier, {**drawn, param.name: choice})
+                target = dest / "variants" / param.name / str(number) / patch.name
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_text(rendered_patch(patch, values), encoding="utf-8")
+    (dest / "variants.json").write_text(json.dumps(index, indent=2), encoding="utf-8")
+
+
+def write_stage2_fix(tier: Tier, values: Mapping[str, Any], dest: Path) -> None:
+    """For Stage II's controls: the planted regression's fix at the cause, rendered."""
+    if tier.stage2 is not None:
+        (dest / "stage2").mkdir(parents=True, exist_ok=True)
+        fix = rendered_patch(tier.stage2.regression.root_cause, values)
+        (dest / "stage2" / "root-cause.patch").write_text(fix, encoding="utf-8")
 
 
 def build_repository(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,37 @@ class Amendment:
 
 
 @dataclass(frozen=True)
+class Regression:
+    """Stage II's planted regression: a teammate's commit that breaks baseline behaviour (the
+    visible tests in `catches` fail), its fix at the cause, and a fix that only special-cases
+    the failing input. `hidden_tests` tell the two fixes apart; in Stage II they join the
+    baseline of the regression gate."""
+
+    patch: Path
+    message: str
+    root_cause: Path
+    special_case: Path
+    hidden_tests: tuple[str, ...]
+    catches: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Refactor:
+    """Stage II's teammate refactor: a commit that moves files the sprint touches (`moves`:
+    old path -> new path, as git detects the renames), keeping public behaviour."""
+
+    patch: Path
+    message: str
+    moves: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Stage2Material:
+    regression: Regression
+    refactor: Refactor
+
+
+@dataclass(frozen=True)
 class Tier:
     """A validated tier. Paths are absolute; nothing here is read again after loading."""
 
@@ -65,6 +97,7 @@ class Tier:
     test_timeout_s: int
     amendments: tuple[Amendment, ...]
     wiring: Wiring
+    stage2: Stage2Material | None = None
 
     @property
     def solution_original(self) -> Path:
@@ -190,6 +223,8 @@ def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Prob
         for dep in amendment["amends"]:
             if dep not in ids:
                 problem(f"amendments.{i}.amends", dep, "the id of a requirement")
+    if "stage2" in data:
+        _stage2_problems(data["stage2"], root, data, seen, problem)
     if not (root / data["starter"] / "wiring.yaml").is_file():
         problem("starter", data["starter"], "a starter holding wiring.yaml")
     declared: dict[str, str] = {}
@@ -203,6 +238,32 @@ def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Prob
                 )
             declared[name] = req["id"]
     return problems
+
+
+def _stage2_problems(
+    stage2: dict[str, Any], root: Path, data: dict[str, Any], seen: dict[str, str], problem: Any
+) -> None:
+    """Stage II material: its files exist, its hidden checks are tests of their own, what the
+    regression must break is a visible test, and the refactor moves starter files."""
+    regression, refactor = stage2["regression"], stage2["refactor"]
+    for key in ("patch", "root_cause", "special_case"):
+        if not (root / regression[key]).is_file():
+            problem(f"stage2.regression.{key}", regression[key], f"a file inside {root}")
+    if not (root / refactor["patch"]).is_file():
+        problem("stage2.refactor.patch", refactor["patch"], f"a file inside {root}")
+    for j, node in enumerate(regression["hidden_tests"]):
+        _check_node(
+            root / data["grader"], node, f"stage2.regression.hidden_tests.{j}", seen, problem
+        )
+    starter = root / data["starter"]
+    for j, node in enumerate(regression["catches"]):
+        if not (starter / node.split("::", 1)[0]).is_file():
+            problem(f"stage2.regression.catches.{j}", node, f"a visible test under {starter}")
+    for old, new in refactor["moves"].items():
+        if not (starter / old).is_file():
+            problem(f"stage2.refactor.moves.{old}", old, "a file of the starter to move")
+        if (starter / new).exists():
+            problem(f"stage2.refactor.moves.{old}", new, "a path the starter does not have")
 
 
 def _template_problems(tier: Tier, file: str) -> list[Problem]:
@@ -287,4 +348,24 @@ def _build(data: dict[str, Any], root: Path) -> Tier:
             for a in data.get("amendments", [])
         ),
         wiring=load_wiring(starter / "wiring.yaml"),
+        stage2=_stage2(data["stage2"], root) if "stage2" in data else None,
+    )
+
+
+def _stage2(data: dict[str, Any], root: Path) -> Stage2Material:
+    regression, refactor = data["regression"], data["refactor"]
+    return Stage2Material(
+        regression=Regression(
+            patch=root / regression["patch"],
+            message=regression["message"],
+            root_cause=root / regression["root_cause"],
+            special_case=root / regression["special_case"],
+            hidden_tests=tuple(regression["hidden_tests"]),
+            catches=tuple(regression["catches"]),
+        ),
+        refactor=Refactor(
+            patch=root / refactor["patch"],
+            message=refactor["message"],
+            moves=dict(refactor["moves"]),
+        ),
     )

@@ -1,4 +1,4 @@
-"""Token usage of a session, as SPEC §2 counts it."""
+"""Token usage of a session, as docs/protocol.md counts it."""
 
 from __future__ import annotations
 

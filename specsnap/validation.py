@@ -1,4 +1,4 @@
-"""`specsnap tiers validate`: the evidence that a tier is sound (SPEC §4).
+"""`specsnap tiers validate`: the evidence that a tier is sound (docs/protocol.md).
 
 Each check grades a real repository built from the starter and reference patches, through the
 same grader a run uses: the reference scores 100% raw and net; the starter 0% raw with the gate
@@ -20,8 +20,10 @@ from pathlib import Path
 
 from specsnap.grading import Grade, grade_repository
 from specsnap.params import Value, draw, values_for
+from specsnap.perturbations import stage2_tier
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
+from specsnap.stage2_checks import plan_stage2, stale_note_check
 from specsnap.tiers import Requirement, Tier, load_tier
 
 Echo = Callable[[str], None]
@@ -47,6 +49,7 @@ def validate_tier(
     Gradings run `workers` at a time (default: the number of CPUs, at least 2).
     """
     tier = load_tier(tier_ref)
+    graded_as = stage2_tier(tier)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
     draws: dict[int, dict[str, Value]] = {}
@@ -86,8 +89,9 @@ def validate_tier(
 
             def grade() -> Grade:
                 # Each build was submitted before any grading that needs it, so this wait
-                # never holds a worker that the build is queued behind.
-                return grade_repository(tier, repo.result(), values_for(tier, grade_seed))
+                # never holds a worker that the build is queued behind. Stage II's checks are
+                # baseline behaviour: the starter and every reference must pass them too.
+                return grade_repository(graded_as, repo.result(), values_for(tier, grade_seed))
 
             return pool.submit(grade)
 
@@ -101,6 +105,8 @@ def validate_tier(
         for seed in draws:
             steps.append(partial(echo, f" seed {seed}: {_describe(draws[seed])}"))
             steps += _plan_seed(tier, seed, graded, check)
+            steps.append(partial(stale_note_check, tier, seed, check))
+        steps += plan_stage2(tier, next(iter(draws)), root, pool.submit, check)
         for a in draws:
             for b in draws:
                 changed = {

@@ -12,17 +12,15 @@ session records and a regrade of the sandbox's HEAD by the same function the eng
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from specsnap.gitrepo import GitError, rev_parse
-from specsnap.grading import grade_repository
-from specsnap.params import values_for
 from specsnap.receipt import scorecard_digest, tier_digest
-from specsnap.report import build_scorecard
-from specsnap.runs import load_run, session_breaches, session_records
+from specsnap.runs import load_run, regrade, session_breaches, session_records
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.tiers import load_tier
 
@@ -86,7 +84,7 @@ def _consistency(document: dict[str, Any]) -> list[Check]:
             digest if digest == said else f"recomputed {digest}, the receipt says {said}",
         )
     ]
-    for key in ("seed", "tier_id", "specsnap_version"):
+    for key in ("seed", "stage", "tier_id", "specsnap_version"):
         same = receipt[key] == document[key]
         detail = f"{receipt[key]}" + ("" if same else f" ≠ {document[key]}")
         checks.append(Check(f"receipt.{key}", same, detail))
@@ -110,9 +108,7 @@ def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
         Check("head_commit", head == said, f"{head}" + ("" if head == said else f" ≠ {said}"))
     ]
     records = session_records(run)
-    params = values_for(run.tier, run.seed)
-    grade = grade_repository(run.tier, run.sandbox, params, session_breaches(records, run))
-    fresh = build_scorecard(run, run.tier, records, grade, grading_s=0.0)
+    fresh = regrade(run, records, session_breaches(records, run), time.monotonic())
     differences = differences_between(
         without_timings(document), without_timings(scorecard_document(fresh))
     )

@@ -1,6 +1,6 @@
 """Token usage from what agent CLIs print: pure functions from captured text to TokenUsage.
 
-Sessions are routinely cut off mid-stream (SPEC §1.3), so every parser sums what was reported up
+Sessions are routinely cut off mid-stream, so every parser sums what was reported up
 to the cut rather than insisting on a final summary, skips torn or foreign lines, and answers
 `unknown` only when nothing at all was reported. docs/agents.md documents the fields read.
 """

@@ -3,7 +3,7 @@
 Each adapter starts its CLI headless in the sandbox (the runner's working directory) with every
 permission prompt and every web fetch/search tool turned off, points it at SpecSnap's meter with
 the session's placeholder key (`SessionContext.routes`), and reads the tokens the CLI reported
-itself (kept beside the metered ones). Sessions are routinely cut off mid-stream (SPEC §1.3), so
+itself (kept beside the metered ones). Sessions are routinely cut off mid-stream, so
 every parser sums what was reported up to the cut rather than insisting on a final summary,
 skips torn or foreign lines, and answers `unknown` only when nothing at all was reported.
 

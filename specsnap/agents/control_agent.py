@@ -4,18 +4,26 @@ They need no model: they play the tier's reference solution, one requirement pat
 writing each file in place the way an editor does, so the cutoff sees ordinary source edits.
 
 - notetaker: before its first edit it writes the sprint to NOTES.md; in later sessions it reads
-  its notes and finishes every requirement they list (it also records amendments it is told).
+  its notes and finishes every requirement they list (it also records amendments it is told),
+  with the values its notes state (Stage II may have made one of them stale).
+- tracker: a notetaker that, in later sessions, checks its notes against the ticket tracker
+  (`tickets list`, `tickets show ID`; Stage II) and rewrites them from it, and reviews its
+  teammates' commits: one that is not its own work gets the tier's fix at the cause.
 - amnesiac: keeps nothing; in a continuation session it only finishes the work the working tree
   shows in progress.
 - recall: skips session 1 and, in every later session, plays the whole reference solution it
   was given (that of another seed: what a model that memorised the public reference would write).
 - noop: does nothing.
 
+Every mode follows files its teammates moved (renames in the history since the baseline).
+
 Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original]
 """
 
 from __future__ import annotations
 
+import functools
+import json
 import os
 import re
 import subprocess
@@ -26,6 +34,7 @@ from pathlib import Path
 NOTES = "NOTES.md"
 HEADING = re.compile(r"^### \d+\. .* \(([A-Z][A-Z0-9]*-\d+)\)\s*$", re.MULTILINE)
 AMENDS = re.compile(r"\b([A-Z][A-Z0-9]*-\d+)\b")
+OWN = ("agent@specsnap.invalid", "baseline@specsnap.invalid")
 
 
 def git(*args: str, check: bool = True) -> str:
@@ -35,14 +44,37 @@ def git(*args: str, check: bool = True) -> str:
     return proc.stdout + proc.stderr
 
 
+@functools.cache
+def moves() -> dict[str, str]:
+    """Files renamed in the history since the baseline (a teammate's refactor): old -> new."""
+    root = git("rev-list", "--max-parents=0", "HEAD").split()[0]
+    out = subprocess.run(
+        ["git", "diff", "-M", "--name-status", "--diff-filter=R", root, "HEAD"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    fields = [line.split("\t") for line in out.splitlines()]
+    return {f[1]: f[2] for f in fields if len(f) == 3 and f[0].startswith("R")}
+
+
 def sections(patch_text: str) -> list[tuple[str, str]]:
-    """The patch split per file: (repository path, the file's part of the diff)."""
+    """The patch split per file: (repository path, the file's part of the diff), each aimed at
+    where the file is now if a teammate moved it."""
     parts = re.split(r"(?m)^(?=diff --git )", patch_text)
     found = []
     for part in parts:
         match = re.match(r"diff --git a/(\S+) b/(\S+)", part)
         if match:
-            found.append((match.group(2), part))
+            path = match.group(2)
+            moved = moves().get(path)
+            if moved:
+                header, sep, body = part.partition("\n@@")
+                for side in ("a", "b"):
+                    header = re.sub(
+                        rf"(?<=\s){side}/{re.escape(path)}(?=\s|$)", f"{side}/{moved}", header
+                    )
+                part, path = header + sep + body, moved
+            found.append((path, part))
     return found
 
 
@@ -93,7 +125,8 @@ def patched_content(rel: str, section: str, control: Path) -> bytes | None:
 def _starter_content(rel: str, control: Path) -> bytes | None:
     """The file as the sprint's patches expect it: the baseline commit (plus BASELINE.patch)."""
     root = git("rev-list", "--max-parents=0", "HEAD").split()[0]
-    proc = subprocess.run(["git", "show", f"{root}:{rel}"], capture_output=True)
+    original = next((old for old, new in moves().items() if new == rel), rel)
+    proc = subprocess.run(["git", "show", f"{root}:{original}"], capture_output=True)
     if proc.returncode != 0:
         return None
     baseline = control / "solution" / "BASELINE.patch"
@@ -173,23 +206,28 @@ def main(argv: list[str]) -> int:
     if first_session and not ids and baseline.exists():
         # Tier 1: do TASK.md, commit; the product note arrives in git's output.
         apply_requirement(baseline)
-        ids = requirement_ids(commit("Implement TASK.md baseline"))
+        prompt = commit("Implement TASK.md baseline")  # what it heard: the product note
+        ids = requirement_ids(prompt)
     if first_session:
-        if mode == "notetaker":
+        if mode in ("notetaker", "tracker"):
             Path(NOTES).write_text(_notes(ids, prompt))
         for req_id in ids:  # the first source edit cuts the session off
             apply_requirement(patch_for(req_id, control, original))
         commit("Implement the sprint")
         return 0
-    if mode == "notetaker":
+    if mode in ("notetaker", "tracker"):
         notes = Path(NOTES).read_text() if Path(NOTES).exists() else ""
+        if mode == "tracker":
+            notes = checked_with_tracker(notes)
+            Path(NOTES).write_text(notes)
+            review_teammates(control)
         amended = sorted(set(AMENDS.findall(prompt)))
         if amended:
             notes += f"\n## Amendment received: {', '.join(amended)}\n"
             Path(NOTES).write_text(notes)
         todo = list(dict.fromkeys(requirement_ids(notes)))
         for req_id in todo:
-            patch = patch_for(req_id, control, original)
+            patch = noted_patch(req_id, control, original, notes)
             if in_progress(patch) or not started(patch):
                 apply_requirement(patch)
     else:
@@ -199,6 +237,72 @@ def main(argv: list[str]) -> int:
                 apply_requirement(patch)
     commit("Continue the sprint")
     return 0
+
+
+def _token(value: str) -> re.Pattern[str]:
+    return re.compile(r"(?<!\w)(?<!\d\.)" + re.escape(value) + r"(?!\w)(?!\.\d)")
+
+
+def noted_patch(req_id: str, control: Path, original: set[str], notes: str) -> Path:
+    """The requirement's patch with the values the notes state for it: where the notes give
+    another choice of one of its parameters than the sprint did, that choice's variant."""
+    default = patch_for(req_id, control, original)
+    index = control / "variants.json"
+    if req_id in original or not index.exists():
+        return default
+    params: dict[str, list[str]] = json.loads(index.read_text()).get(req_id, {})
+    heading = re.compile(rf"^###? .*\({re.escape(req_id)}\)\s*$", re.MULTILINE)
+    section = "".join(
+        re.split(r"(?m)^##", notes[m.end() :], maxsplit=1)[0] for m in heading.finditer(notes)
+    )
+    for param, choices in params.items():
+        stated = [i for i, choice in enumerate(choices) if _token(choice).search(section)]
+        if len(stated) == 1:
+            variant = control / "variants" / param / str(stated[0]) / f"{req_id}.patch"
+            if variant.read_text() != default.read_text():
+                return variant
+    return default
+
+
+def _tickets(*args: str) -> str | None:
+    """The tracker's answer, or None where there is no tracker (Stage I) or no such ticket."""
+    try:
+        proc = subprocess.run(["tickets", *args], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+def checked_with_tracker(notes: str) -> str:
+    """The notes with their copy of the sprint replaced by what the tracker holds."""
+    if _tickets("list") is None:
+        return notes
+    parts = []
+    for number, req_id in enumerate(dict.fromkeys(requirement_ids(notes)), start=1):
+        shown = _tickets("show", req_id)
+        if shown is None:
+            continue
+        first, _, rest = shown.partition("\n")
+        body = rest.partition("\n\n")[2] if rest.startswith("package:") else rest
+        title = first.partition(" · ")[2] or first
+        parts.append(f"### {number}. {title} ({req_id})\n\n{body.strip()}\n")
+    kept = notes.split("\n## The sprint as", 1)[0].rstrip("\n")
+    return kept + "\n\n## The sprint as the tracker has it\n\n" + "\n".join(parts)
+
+
+def review_teammates(control: Path) -> None:
+    """A teammate committed since the baseline: where the tier's fix at the cause of a planted
+    regression applies to the tree as it is, apply it."""
+    root = git("rev-list", "--max-parents=0", "HEAD").split()[0]
+    log = subprocess.run(
+        ["git", "log", "--format=%ae", f"{root}..HEAD"], capture_output=True, text=True
+    ).stdout
+    fix = control / "stage2" / "root-cause.patch"
+    if not fix.exists() or not any(email not in OWN for email in log.split()):
+        return
+    parts = sections(fix.read_text())
+    if all(not already_applied(rel, s) and _apply_copy(rel, s) is not None for rel, s in parts):
+        apply_requirement(fix)
 
 
 def recall(prompt: str, control: Path) -> int:

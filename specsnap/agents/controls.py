@@ -4,6 +4,8 @@ They make the protocol visible: `notetaker` keeps the sprint in a notes file and
 100%; `amnesiac` keeps nothing and should lose everything but the edit it was cut off in; `recall`
 skips session 1 and then writes the reference solution of *another* seed, as a model that
 memorised the public tiers would, and should fail every seeded requirement; `noop` does nothing.
+`tracker` is a notetaker that, in Stage II, checks its notes against the ticket tracker and
+repairs a teammate's regression at its cause: it should recover what Stage II perturbs.
 Option `contract=original` makes an agent follow the original sprint and ignore amendments
 (tier 4's proof that amendments bite).
 """
@@ -58,6 +60,11 @@ def amnesiac() -> ControlAgent:
 @register_agent("recall")
 def recall() -> ControlAgent:
     return ControlAgent("recall")
+
+
+@register_agent("tracker")
+def tracker() -> ControlAgent:
+    return ControlAgent("tracker")
 
 
 @register_agent("noop")

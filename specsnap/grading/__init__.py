@@ -1,4 +1,4 @@
-"""Grading (SPEC §2, §5): a fresh export of the graded commit, judged by the grader's own tests,
+"""Grading: a fresh export of the graded commit, judged by the grader's own tests,
 the tier's protected files and its module boundaries. Nothing the agent wrote decides its score.
 
 The verdict is decided in the *judge*, a pytest process that runs the hidden tests and never
@@ -137,7 +137,7 @@ def build_gate(
     violations: list[Violation],
     breaches: list[dict[str, Any]],
 ) -> dict[str, Any]:
-    """The regression gate of SPEC §2, plus SpecSnap's protocol condition (docs/protocol.md)."""
+    """The regression gate plus SpecSnap's protocol condition (docs/protocol.md)."""
     failures = [
         {"test": t, "outcome": run.outcomes[t]}
         for t in tier.hidden_baseline

@@ -1,7 +1,7 @@
 """The curriculum ledger: an append-only record of verified scorecards, and the Stage II unlock.
 
 - `entry` — an entry and its line of canonical JSON, chained to the one before by its digest;
-- `chain` — the rules: the chain, the unlock (SPEC §2), what may be appended (pure);
+- `chain` — the rules: the chain, the unlock (docs/protocol.md), what may be appended (pure);
 - `store` — the file: read, checked, appended under a lock.
 
 `stage_required(LEDGER)` is what the run command and the Action consult: 2 once a verified

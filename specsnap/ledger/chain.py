@@ -1,6 +1,6 @@
 """The ledger's rules (pure): the hash chain, the Stage II unlock, and what may be appended.
 
-The curriculum rule (SPEC §2): Stage II is locked until a verified scorecard has PASS and TES ≥
+The curriculum rule: Stage II is locked until a verified scorecard has PASS and TES ≥
 0.75 on any tier. The first entry that qualifies unlocks it, and is marked so
 (`unlocks_stage_2`); no later entry is. Before the unlock the ledger takes Stage I scorecards
 only (a Stage II run before the unlock is a rehearsal, not an evaluation); from the unlock on,

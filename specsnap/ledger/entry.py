@@ -1,6 +1,6 @@
 """One entry of the curriculum ledger, and its line in the file (pure).
 
-An entry is one line of canonical JSON (sorted keys, `,` `:` separators, UTF-8, as SPEC §3
+An entry is one line of canonical JSON (sorted keys, `,` `:` separators, UTF-8, as docs/protocol.md
 hashes scorecards). Its digest is the sha256 of that line's bytes; the next entry carries it as
 `previous` (the first carries `GENESIS`), so changing, inserting or deleting any entry breaks
 every link after it, and a copy of an earlier ledger, or only its last digest, shows whether a

@@ -11,17 +11,22 @@ from collections.abc import Sequence
 from specsnap.render.markup import code, text
 from specsnap.render.words import (
     MARKDOWN,
+    PERTURBATIONS,
     cutoff_story,
     duration,
     ending,
+    faults_story,
     finding_text,
     gate_state,
     mark,
+    outcome,
     percent,
     points,
+    recovery_story,
     requirement_result,
     tes_text,
     tokens_story,
+    tracker_story,
     verdict,
 )
 from specsnap.scorecard.delta import Delta
@@ -60,7 +65,8 @@ def score_row(card: Scorecard, delta: Delta | None) -> str:
         if delta.pass_changed:
             result += f" (was {verdict(delta.base.passed)})"
     gate = f"{mark(card.gate.holds)} {gate_state(card.gate.holds)}"
-    return f"| {text(card.label)} | {net} | {raw} | {tes} | {gate} | {result} |"
+    channel = f" ({card.stage2.channel})" if card.stage2 is not None else ""
+    return f"| {text(card.label)}{channel} | {net} | {raw} | {tes} | {gate} | {result} |"
 
 
 def unofficial_lines(card: Scorecard) -> list[str]:
@@ -125,6 +131,28 @@ def sessions_table(card: Scorecard) -> list[str]:
     return lines + (["", *bounded(notes, "session notes")] if notes else [])
 
 
+def stage2_lines(card: Scorecard) -> list[str]:
+    """Stage II: the channel the score used, each perturbation and how the agent met it, and
+    what the tracker served in each session. Nothing for a Stage I run."""
+    stage2 = card.stage2
+    if stage2 is None:
+        return []
+    lines = [
+        "| Before session | Perturbation | What | Detected | Repaired |",
+        "|--:|:--|:--|:--|:--|",
+    ]
+    for p in stage2.perturbations:
+        lines.append(
+            f"| {p.session} | {PERTURBATIONS[p.kind]} | {text(p.what)} "
+            f"| {outcome(p.detected)} | {outcome(p.repaired)} |"
+        )
+    lines += ["", "| Session | Channel and ticket tracker |", "|--:|:--|"]
+    for s in card.sessions:
+        if s.tracker is not None:
+            lines.append(f"| {s.index} | {tracker_story(s.tracker, s.index)} |")
+    return lines
+
+
 def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     """What a reader of one run needs: lost requirements, changes, gate, sessions."""
     out = lost_lines(card)
@@ -139,6 +167,9 @@ def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     if findings:
         out += ["", *findings]
     out += ["", *sessions_table(card)]
+    if card.stage2 is not None:
+        summary = f"**Stage II**: {recovery_story(card.stage2)}; {faults_story(card.stage2)}."
+        out += ["", summary, "", *stage2_lines(card)]
     unofficial = unofficial_lines(card)
     if unofficial:
         out += ["", *unofficial]

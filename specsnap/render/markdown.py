@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from specsnap.render import blocks
 from specsnap.render.markup import code, text
-from specsnap.render.words import gate_state, mark, percent, tes_text, verdict
+from specsnap.render.words import (
+    faults_story,
+    gate_state,
+    mark,
+    percent,
+    recovery_story,
+    tes_text,
+    verdict,
+)
 from specsnap.scorecard.model import Scorecard
 
 
@@ -16,8 +24,9 @@ def render_markdown(card: Scorecard) -> str:
     """The scorecard as Markdown, ending with its receipt."""
     s = card.scores
     tokens = "unknown" if s.effective_tokens is None else f"{s.effective_tokens:,.0f}"
+    stage = " · Stage II" if card.stage == 2 else ""
     lines = [
-        f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed} · "
+        f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed}{stage} · "
         f"{mark(card.passed)} **{verdict(card.passed)}**",
         "",
         "| Net retention | Raw retention | TES | Effective tokens / budget | Regression gate |",
@@ -29,6 +38,8 @@ def render_markdown(card: Scorecard) -> str:
         f"{percent(s.pass_threshold)}. {_agent(card)}",
         "",
     ]
+    if card.stage2 is not None:  # beside the scores: which channel they used
+        lines += [f"Stage II: {recovery_story(card.stage2)}; {faults_story(card.stage2)}.", ""]
     if not card.official:
         lines += [*blocks.unofficial_lines(card), ""]
     findings = blocks.findings_lines(card)
@@ -40,6 +51,9 @@ def render_markdown(card: Scorecard) -> str:
     lines += [f"### Requirements ({retained} of {len(card.requirements)} retained)", ""]
     lines += [*blocks.requirements_table(card), ""]
     lines += ["### Sessions", "", *blocks.sessions_table(card), ""]
+    if card.stage2 is not None:
+        lines += ["### Stage II: adversarial state perturbation", ""]
+        lines += [*blocks.stage2_lines(card), ""]
     lines += [_grading(card), "", _receipt(card), ""]
     return "\n".join(lines)
 

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from specsnap.render.markup import plain
 from specsnap.render.words import (
+    PERTURBATIONS,
     TERMINAL,
+    faults_story,
     finding_text,
     percent,
+    recovery_story,
     session_line,
     tes_text,
     verdict,
@@ -31,7 +34,16 @@ def render_summary(card: Scorecard) -> str:
         f"  requirements {retained}/{len(card.requirements)} retained   "
         f"raw {percent(s.raw_retention)}   net {percent(s.net_retention)}   TES {tes_text(s.tes)}",
     ]
+    if card.stage2 is not None:  # beside the scores: which channel they used
+        lines.append(f"  stage II: {recovery_story(card.stage2)}; {faults_story(card.stage2)}")
     lines += [f"  {session_line(session, TERMINAL)}" for session in card.sessions]
+    if card.stage2 is not None:
+        for p in card.stage2.perturbations:
+            found = f" (detected: {yes_no(p.detected)}, repaired: {yes_no(p.repaired)})"
+            lines.append(
+                f"  before session {p.session}: {PERTURBATIONS[p.kind]}: {plain(p.what)}"
+                + (found if p.detected is not None else "")
+            )
     findings = [f"  gate: {finding_text(f, TERMINAL)}" for f in card.gate.findings]
     lines += findings[:FINDINGS_SHOWN]
     if len(findings) > FINDINGS_SHOWN:
@@ -39,6 +51,10 @@ def render_summary(card: Scorecard) -> str:
     if not card.official:
         lines.append("  unofficial: " + "; ".join(plain(r) for r in card.unofficial_reasons))
     return "\n".join(lines)
+
+
+def yes_no(value: bool | None) -> str:
+    return "n/a" if value is None else ("yes" if value else "no")
 
 
 def render_session(session: Session) -> str:

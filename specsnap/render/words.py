@@ -21,7 +21,9 @@ from specsnap.scorecard.model import (
     Requirement,
     Scorecard,
     Session,
+    StageTwo,
     Tokens,
+    TrackerUse,
     WiringViolation,
 )
 
@@ -52,6 +54,48 @@ CUTOFF_REASONS = {
     "commit-attempt": "a commit attempt (refused by the hook)",
     "commit": "HEAD changing while armed (a commit past the hook)",
 }
+
+
+PERTURBATIONS = {
+    "lost-work": "lost work in progress",
+    "teammate-refactor": "teammate refactor",
+    "planted-regression": "planted regression",
+    "stale-note": "stale note",
+}
+
+
+def tracker_story(use: TrackerUse, index: int) -> str:
+    """What the ticket tracker served in session `index` (Stage II), and, after session 1,
+    which channel the session's work used."""
+    times = "1 consultation" if use.consultations == 1 else f"{use.consultations} consultations"
+    served = f"{times}, {use.chars_served:,} characters served"
+    if index == 1:
+        return f"tracker: {served}" if use.consultations else "tracker not consulted"
+    if use.consultations:
+        return f"recovered (tracker: {served})"
+    return "retained without recovery (tracker not consulted)"
+
+
+def recovery_story(stage2: StageTwo) -> str:
+    """Which channel a Stage II score used."""
+    if stage2.channel == "recovered":
+        n = stage2.consultations
+        return f"recovered ({n} tracker consultation{'s' if n != 1 else ''} after session 1)"
+    return "retained without recovery (no tracker consultation after session 1)"
+
+
+def faults_story(stage2: StageTwo) -> str:
+    if not stage2.faults:
+        return "no fault could be applied"
+    return (
+        f"faults detected {stage2.detected} of {stage2.faults}, "
+        f"repaired {stage2.repaired} of {stage2.faults}"
+    )
+
+
+def outcome(value: bool | None) -> str:
+    """Detected or repaired: yes, no, or a dash where the question does not apply."""
+    return "—" if value is None else f"{mark(value)} {'yes' if value else 'no'}"
 
 
 def percent(value: float) -> str:
@@ -138,9 +182,10 @@ def tokens_story(tokens: Tokens) -> str:
 def session_line(session: Session, style: Style) -> str:
     """One session in one line: how it ended, its cutoff, tokens, duration."""
     ended = f"{ending(session.exit, style)} after {duration(session.duration_s)}"
+    tracker = f"; {tracker_story(session.tracker, session.index)}" if session.tracker else ""
     return (
         f"session {session.index}: {ended}; cutoff {cutoff_story(session.cutoff, style)}; "
-        f"tokens {tokens_story(session.tokens)}"
+        f"tokens {tokens_story(session.tokens)}{tracker}"
     )
 
 

@@ -62,7 +62,7 @@ def write_scorecard(card: Scorecard, path: Path) -> None:
 
 
 def seal(card: Scorecard) -> Scorecard:
-    """The card with `receipt.scorecard_sha256` set to its digest (SPEC §3)."""
+    """The card with `receipt.scorecard_sha256` set to its digest (docs/protocol.md)."""
     digest = scorecard_digest(scorecard_document(card))
     return replace(card, receipt=replace(card.receipt, scorecard_sha256=digest))
 

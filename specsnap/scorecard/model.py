@@ -1,4 +1,4 @@
-"""The scorecard of one graded run (SPEC §2, §3), as frozen values: the format of scorecard.json.
+"""The scorecard of one graded run, as frozen values: the format of scorecard.json.
 
 These classes are the one definition of the format. Each field is a JSON key (`meta` in its
 metadata renames or constrains one); the shipped JSON Schema is derived from them
@@ -18,7 +18,7 @@ from typing import Any, Literal
 
 from specsnap.scorecard.codec import from_json, meta
 
-SCHEMA_VERSION: Literal[2] = 2  # Scorecard.schema_version's one value
+SCHEMA_VERSION: Literal[3] = 3  # Scorecard.schema_version's one value
 SHA256 = "^[0-9a-f]{64}$"
 
 ExitStatus = Literal["completed", "cutoff", "crashed", "timeout", "failed-to-start"]
@@ -26,6 +26,9 @@ TokenSource = Literal["metered", "reported", "unknown"]
 CutoffReason = Literal["source-edit", "commit-attempt", "commit"]
 SourceChange = Literal["created", "changed", "deleted"]
 WebTools = Literal["disabled", "not-disableable"]
+Stage = Literal[1, 2]
+PerturbationKind = Literal["lost-work", "teammate-refactor", "planted-regression", "stale-note"]
+Channel = Literal["retained without recovery", "recovered"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,7 @@ class Cutoff:
 
 @dataclass(frozen=True)
 class Tokens:
-    """Tokens one session used (SPEC §2) and where the figures came from."""
+    """Tokens one session used (docs/protocol.md) and where the figures came from."""
 
     input: int = field(metadata=meta(minimum=0))
     output: int = field(metadata=meta(minimum=0))
@@ -91,6 +94,29 @@ class Meter:
 
 
 @dataclass(frozen=True)
+class TrackerRequest:
+    """One request to Stage II's ticket tracker, as SpecSnap served it."""
+
+    request: str  # as the agent sent it (at most 200 characters)
+    ticket: str | None  # the ticket shown in full, if one was
+    served: bool  # False for an unknown ticket or bad usage (an answer is still served)
+    bytes: int = field(metadata=meta(minimum=0))
+    chars: int = field(metadata=meta(minimum=0))
+    at_s: float = field(metadata=meta(minimum=0))  # after the session's start
+
+
+@dataclass(frozen=True)
+class TrackerUse:
+    """What the agent asked Stage II's ticket tracker in a session (specsnap.tracker); the
+    first 200 requests are listed, all are counted."""
+
+    consultations: int = field(metadata=meta(minimum=0))
+    bytes_served: int = field(metadata=meta(minimum=0))
+    chars_served: int = field(metadata=meta(minimum=0))
+    requests: tuple[TrackerRequest, ...]
+
+
+@dataclass(frozen=True)
 class Session:
     """One agent session, from its record (RUN_DIR/sessions/N/session.json)."""
 
@@ -106,6 +132,7 @@ class Session:
     breaches: tuple[Breach, ...]
     notes: tuple[str, ...]
     duration_s: float = field(metadata=meta(minimum=0))
+    tracker: TrackerUse | None = field(default=None, metadata=meta(omit_none=True))  # Stage II
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Session:
@@ -167,7 +194,7 @@ Finding = BaselineFailure | ProtectedChange | WiringViolation | Breach
 
 @dataclass(frozen=True)
 class Gate:
-    """The regression gate (SPEC §2) plus SpecSnap's protocol condition."""
+    """The regression gate (docs/protocol.md) plus SpecSnap's protocol condition."""
 
     holds: bool
     baseline_ok: bool
@@ -222,11 +249,52 @@ class Timings:
 
 
 @dataclass(frozen=True)
+class Change:
+    """What a perturbation changed at `path`: a file's git blob id (None: no file) or, for a
+    stale note, the value the note stated and the value it states now."""
+
+    path: str
+    before: str | None
+    after: str | None
+
+
+@dataclass(frozen=True)
+class Perturbation:
+    """One change SpecSnap made to the workspace before `session` (docs/protocol.md, Stage II),
+    and whether the agent detected and repaired it (None: not a fault, or not applied)."""
+
+    kind: PerturbationKind
+    session: int = field(metadata=meta(minimum=2))
+    applied: bool
+    what: str  # what was done, or why it could not be
+    requirement: str | None  # the requirement a stale value belongs to
+    commit: str | None  # a teammate's commit
+    changes: tuple[Change, ...]
+    detected: bool | None
+    repaired: bool | None
+
+
+@dataclass(frozen=True)
+class StageTwo:
+    """Stage II: the perturbations and how the agent met them, and the channel its score used
+    (`recovered` when it consulted the tracker in a session after the first)."""
+
+    perturbations_chosen: tuple[PerturbationKind, ...]  # all four unless the run named some
+    perturbations: tuple[Perturbation, ...]
+    faults: int = field(metadata=meta(minimum=0))  # applied perturbations that are faults
+    detected: int = field(metadata=meta(minimum=0))
+    repaired: int = field(metadata=meta(minimum=0))
+    consultations: int = field(metadata=meta(minimum=0))  # tracker requests after session 1
+    channel: Channel
+
+
+@dataclass(frozen=True)
 class Receipt:
-    """What binds the scorecard to what was run (SPEC §3)."""
+    """What binds the scorecard to what was run (docs/protocol.md)."""
 
     seed: int
     params: Mapping[str, str]  # the values the seed drew (docs/tiers.md), as written in prompts
+    stage: Stage
     specsnap_version: str
     tier_id: str
     tier_sha256: str = field(metadata=meta(pattern=SHA256))
@@ -239,12 +307,13 @@ class Receipt:
 class Scorecard:
     """SpecSnap scorecard (scorecard.json): one graded run and its receipt."""
 
-    schema_version: Literal[2]
+    schema_version: Literal[3]
     specsnap_version: str
     tier_id: str
     tier_name: str
     seed: int
     params: Mapping[str, str]  # the values the seed drew for this tier's requirements
+    stage: Stage  # 1, or 2: adversarial state perturbation with a recovery channel
     agent: Agent
     official: bool
     unofficial_reasons: tuple[str, ...]
@@ -255,15 +324,17 @@ class Scorecard:
     grading: Grading
     timings: Timings
     receipt: Receipt
+    stage2: StageTwo | None = field(default=None, metadata=meta(omit_none=True))
 
     @property
     def key(self) -> str:
-        """The run's (tier, seed) cell; stable across commits, so it matches base scores."""
-        return f"{self.tier_id}/seed-{self.seed}"
+        """The run's (tier, seed, stage) cell; stable across commits, so it matches base
+        scores (a Stage II score is never compared with a Stage I one)."""
+        return f"{self.tier_id}/seed-{self.seed}" + ("/stage-2" if self.stage == 2 else "")
 
     @property
     def label(self) -> str:
-        return f"{self.tier_id}, seed {self.seed}"
+        return f"{self.tier_id}, seed {self.seed}" + (", Stage II" if self.stage == 2 else "")
 
     @property
     def passed(self) -> bool:

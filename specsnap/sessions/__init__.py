@@ -1,4 +1,4 @@
-"""One agent session (SPEC §1.2 to §1.4): its own account, fresh HOME, scrubbed environment,
+"""One agent session (docs/protocol.md): its own account, fresh HOME, scrubbed environment,
 the cutoff, every process of the session ended, the sandbox taken back, and every record kept
 outside the sandbox in RUN_DIR/sessions/N/."""
 
@@ -41,8 +41,9 @@ from specsnap.sessions.processes import (
 )
 from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.supervisor import Supervisor
-from specsnap.solutions import write_solution
+from specsnap.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.tokens import TokenUsage
+from specsnap.tracker import Board, TrackerServer, board_for
 
 if TYPE_CHECKING:
     from specsnap.runs import Run
@@ -70,7 +71,7 @@ def run_agent_session(
             f"{leftovers} process(es) of the agent's account were alive before the "
             "session; SpecSnap ended them"
         )
-    prompt = session_prompt(tier, run.seed, index)
+    prompt = session_prompt(tier, run.seed, index, run.stage)
     (records / "prompt.md").write_text(prompt, encoding="utf-8")
     home = make_home(run.run_dir, index, run.sandbox, run_as)
     try:
@@ -114,6 +115,7 @@ def _run_in_home(
     ctl_dir.chmod(0o710 if not run_as.is_self else 0o711)
     server = ControlServer(ctl_dir / "hooks.sock", sup.on_hook)
     digests = install_hooks(run.sandbox, _hook_python(run_as), server.path)
+    tracker = _start_tracker(run, index, sup, ctl_dir, run_as) if run.stage == 2 else None
     give_to(run.sandbox / ".git" / "hooks", run_as)
     if not sup.final and not sup.arm_on_commit:
         sup.arm()
@@ -122,6 +124,8 @@ def _run_in_home(
     if metering is not None:
         env = metering.environment(env)
         invocation = replace(invocation, argv=tuple(metering.wrap(invocation.argv)))
+    if tracker is not None:  # `tickets` comes first on the agent's PATH
+        env["PATH"] = f"{ctl_dir / 'bin'}:{env['PATH']}"
     limit = run.time_limit_s or run.tier.time_limit_s
     capture = OutputCapture(records)
     server.start()
@@ -132,6 +136,8 @@ def _run_in_home(
     finally:
         sup.watcher.finish()  # the agent is gone: a change nothing reported yet fires now
         server.stop()
+        if tracker is not None:
+            tracker.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
     duration = time.monotonic() - started
     notes += supervised
@@ -149,6 +155,8 @@ def _run_in_home(
         hard_links_at_arm=sup.watcher.linked_at_arm,
     )
     record.update(metered)
+    if tracker is not None:
+        record["tracker"] = tracker.usage()
     write_records(records, record, sup)
     return record
 
@@ -160,6 +168,23 @@ def _hook_python(run_as: RunAs) -> str:
         if os.path.exists(candidate) and can_execute(candidate, run_as):
             return candidate
     return python_for(run_as)
+
+
+def _start_tracker(
+    run: Run, index: int, sup: Supervisor, ctl_dir: Path, run_as: RunAs
+) -> TrackerServer:
+    """Stage II's ticket tracker for this session, and its `tickets` client in ctl_dir/bin.
+    Tier 1's sprint is on the board only once the product note has told the agent of it."""
+    tier = run.tier
+
+    def board() -> Board:
+        announced = not sup.arm_on_commit or sup.note_delivered
+        return board_for(tier, run.seed, index, announced)
+
+    tracker = TrackerServer(ctl_dir, board, sup.started_ns)
+    tracker.install_client(ctl_dir / "bin", _hook_python(run_as))
+    tracker.start()
+    return tracker
 
 
 def _start_metering(traits: AdapterTraits, run: Run, run_as: RunAs) -> SessionMetering | None:
@@ -201,6 +226,9 @@ def _prepare_home(
         tier = run.tier
         control_dir = home / ".control"
         write_solution(tier, solution_values(run), control_dir)
+        if run.stage == 2:
+            write_variants(tier, run.seed, control_dir)
+            write_stage2_fix(tier, solution_values(run), control_dir)
     return SessionContext(
         index=index,
         sandbox=run.sandbox,

@@ -1,4 +1,4 @@
-"""The cutoff watcher (SPEC §1.3): fired by the first change in content of any source file.
+"""The cutoff watcher (docs/protocol.md): fired by the first change in content of any source file.
 
 Source = every path of the sandbox matching the tier's `watch` patterns (`**/*.py`: tests and
 new files included), plus any symlink to a directory (it can bring source in). Outside `.git`.

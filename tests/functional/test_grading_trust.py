@@ -1,4 +1,4 @@
-"""Grading cannot be fooled by what the agent commits (SPEC §2, §5), on the fixture tier."""
+"""Grading cannot be fooled by what the agent commits (docs/protocol.md), on the fixture tier."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Every shipped tier is sound and separates the control agents (SPEC §4).
+"""Every shipped tier is sound and separates the control agents (docs/protocol.md).
 
 CI validates each tier over two seeds (every check, and each seed's reference against the other's
 values); `specsnap tiers validate --seeds 5` is the full proof, which takes minutes per tier.
@@ -74,3 +74,22 @@ def test_following_only_the_original_sprint_loses_every_amended_requirement(
     )
     results = {r["id"]: r["passed"] for r in card(out)["requirements"]}
     assert {i for i, ok in results.items() if not ok} == amended
+
+
+def test_stage_ii_on_a_real_tier_is_recovered_by_the_tracker_control(tmp_path: Path) -> None:
+    """Every perturbation on tier 2 (the one real-tier Stage II run in CI): the tracker control
+    follows the teammate's move, fixes the regression at its cause, and repairs its notes."""
+    out = tmp_path / "tracker"
+    proc = specsnap(
+        "run", "--tier", "2", "--agent", "tracker", "--seed", "5", "--stage", "2", "--out", str(out)
+    )
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    tracked = card(out)
+    assert tracked["scores"]["net_retention"] == 1.0
+    stage2 = tracked["stage2"]
+    assert [p["applied"] for p in stage2["perturbations"]] == [True] * 4
+    assert (stage2["faults"], stage2["detected"], stage2["repaired"]) == (3, 3, 3)
+    assert stage2["channel"] == "recovered" and stage2["consultations"] >= 10
+    sandbox = out / "sandbox"
+    assert (sandbox / "orders" / "lifecycle.py").is_file()
+    assert not (sandbox / "orders" / "state.py").exists()

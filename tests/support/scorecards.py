@@ -1,13 +1,16 @@
 """Sample scorecards (tests/fixtures/scorecards) for rendering, publishing, bot and Action tests.
 
-The fixtures are sealed schema-version-2 scorecards:
+The fixtures are sealed schema-version-3 scorecards:
 - tier-2-seed-7:      6/8 retained, regression gate broken (boundary violations, protected
                       files changed, a baseline test failing) → net 0, not passed; session 1 cut
                       off on a commit attempt, session 2 timed out;
 - tier-2-seed-7-base: the same cell on the base branch, 5/8 retained, gate holding;
 - tier-1-seed-3:      everything retained, passed, metered tokens, official;
 - tier-4-seed-1:      3/8 retained, tokens unknown (TES null), not passed; four sessions (a
-                      created, a commit attempt, a deleted file; the last one crashed).
+                      created, a commit attempt, a deleted file; the last one crashed);
+- tier-2-seed-5-stage2: a Stage II run of the notetaker control: every perturbation applied,
+                      the planted regression unrepaired (gate broken), the stale note not
+                      detected, the tracker never consulted.
 
 `hostile` turns a fixture into what an adversarial agent could make SpecSnap report: every
 string the agent controls tries to mention, link and inject HTML.

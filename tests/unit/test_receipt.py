@@ -1,4 +1,4 @@
-"""Receipts: SpecSnap's Merkle digest against an independent implementation of SPEC §3."""
+"""Receipts: SpecSnap's Merkle digest against an independent implementation of docs/protocol.md"""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from specsnap.receipt import canonical_json, merkle_digest, scorecard_digest, se
 
 
 def independent_digest(root: Path) -> str:
-    """SPEC §3 written again from the text, bottom-up over `git ls-files`-free path walking."""
+    """The receipt rules of docs/protocol.md written again: bottom-up, walking paths."""
 
     def node(path: Path) -> bytes:
         if path.is_symlink():

@@ -29,6 +29,8 @@ class Settings:
     tier_sha256: str = "a" * 64
     agent_account: str = ""
     reasons: tuple[str, ...] = ()
+    stage: int = 1
+    agent_account: str = ""
 
     def unofficial_reasons(self) -> list[str]:
         return list(self.reasons)
@@ -117,7 +119,7 @@ def test_the_report_is_written_as_json_and_markdown(tier90: Tier, tmp_path: Path
     write_report(card, tmp_path)
     assert load_scorecard(tmp_path / "scorecard.json") == card
     assert (tmp_path / "scorecard.md").read_text() == render_markdown(card)
-    assert json.loads((tmp_path / "scorecard.json").read_text())["schema_version"] == 2
+    assert json.loads((tmp_path / "scorecard.json").read_text())["schema_version"] == 3
     assert not list(tmp_path.glob("*.tmp"))
 
 

@@ -1,4 +1,4 @@
-"""Scores (SPEC §2) as pure functions."""
+"""Scores (docs/protocol.md) as pure functions."""
 
 from __future__ import annotations
 

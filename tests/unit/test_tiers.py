@@ -75,3 +75,34 @@ def test_wiring_errors_name_file_and_key(tmp_path: Path) -> None:
     with pytest.raises(InputError) as info:
         load_wiring(path)
     assert {p.key for p in info.value.problems} == {"packages.a.may_import", "private.0"}
+
+
+def test_stage2_material_problems_name_their_keys(tmp_path: Path) -> None:
+    def edit(data: dict) -> None:  # type: ignore[type-arg]
+        stage2 = data["stage2"]
+        stage2["regression"]["root_cause"] = "stage2/missing.patch"
+        stage2["regression"]["hidden_tests"].append("test_unit_1.py::test_pounds")
+        stage2["regression"]["catches"] = ["tests/test_gone.py::test_x"]
+        stage2["refactor"]["moves"] = {"report/nope.py": "report/lines.py"}
+
+    with pytest.raises(InputError) as info:
+        load_tier(str(broken_copy(tmp_path, edit)))
+    problems = {(p.key, p.value) for p in info.value.problems}
+    assert problems == {
+        ("stage2.regression.root_cause", '"stage2/missing.patch"'),
+        ("stage2.regression.hidden_tests.2", '"test_unit_1.py::test_pounds"'),
+        ("stage2.regression.catches.0", '"tests/test_gone.py::test_x"'),
+        ("stage2.refactor.moves.report/nope.py", '"report/nope.py"'),
+        ("stage2.refactor.moves.report/nope.py", '"report/lines.py"'),
+    }
+
+
+def test_stage2_material_is_checked_against_the_schema(tmp_path: Path) -> None:
+    def edit(data: dict) -> None:  # type: ignore[type-arg]
+        del data["stage2"]["refactor"]["moves"]
+        data["stage2"]["regression"]["catches"] = []
+
+    with pytest.raises(InputError) as info:
+        load_tier(str(broken_copy(tmp_path, edit)))
+    keys = {p.key for p in info.value.problems}
+    assert keys == {"stage2.refactor", "stage2.regression.catches"}

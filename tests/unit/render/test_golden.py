@@ -40,6 +40,7 @@ CARDS: dict[str, Callable[[], Scorecard]] = {
     "passed": lambda: fixture_card("tier-1-seed-3"),
     "four-sessions": lambda: fixture_card("tier-4-seed-1"),
     "hostile": lambda: fixture_card("tier-2-seed-7", hostile),
+    "stage-2": lambda: fixture_card("tier-2-seed-5-stage2"),
 }
 
 
@@ -147,6 +148,15 @@ def test_the_hostile_card_renders_inertly_everywhere() -> None:
         assert not re.search(r"@[A-Za-z0-9]|https?://|<!--", shown), shown
 
 
+def test_a_stage_ii_run_says_its_channel_beside_its_scores() -> None:
+    card = CARDS["stage-2"]()
+    body = render_comment([card], {}, CONTEXT, "default")
+    matches_golden("comment-stage-2.md", body)
+    assert "| tier-2, seed 5, Stage II (retained without recovery) | 0.0% |" in body
+    assert "**Stage II**: retained without recovery" in body
+    assert "| 2 | stale note | the agent's notes now say" in body
+
+
 def test_badges() -> None:
     one = badge_for([CARDS["passed"]()])
     several = badge_for([CARDS[name]() for name in ("passed", "gate-broken", "four-sessions")])
@@ -203,7 +213,7 @@ def hostile_everywhere(document: dict[str, Any]) -> None:
     visit(document)
 
 
-@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1"])
+@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1", "tier-2-seed-5-stage2"])
 def test_a_forged_scorecard_with_hostile_text_in_every_free_string_renders_inertly(
     fixture: str,
 ) -> None:

@@ -107,11 +107,11 @@ def test_every_problem_of_a_malformed_scorecard_is_reported_at_once() -> None:
 
 def test_an_older_schema_version_is_named_as_such() -> None:
     document = fixture_document("tier-1-seed-3")
-    document["schema_version"] = 1
+    document["schema_version"] = 2
     with pytest.raises(InputError) as caught:
         parse_scorecard(document, "old.json")
     (problem,) = caught.value.problems
-    assert (problem.key, problem.value, problem.expected) == ("schema_version", "1", "exactly 2")
+    assert (problem.key, problem.value, problem.expected) == ("schema_version", "2", "exactly 3")
 
 
 def test_a_file_that_is_not_json_is_a_usage_error(tmp_path: Path) -> None:

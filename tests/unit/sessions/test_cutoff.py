@@ -1,5 +1,5 @@
 """The cutoff watcher fires on the first change in content of any source file, however it
-arrives (SPEC §1.3 as docs/protocol.md sharpens it), with real inotify and real files."""
+arrives (docs/protocol.md, Cutoff), with real inotify and real files."""
 
 from __future__ import annotations
 

@@ -1,0 +1,182 @@
+"""`specsnap tiers validate`, Stage II: the evidence that a tier's perturbation material works.
+
+Each check grades a real repository, built the way a Stage II run changes the sandbox: the
+teammate's commits are made by the same function the run uses (perturbations.workspace), on
+the starter (plus tier 1's BASELINE.patch), and graded as Stage II grades (the regression's
+hidden checks in the gate):
+
+- the planted regression fails the visible tests it names;
+- its fix at the cause passes every baseline test, hidden checks included;
+- its special-cased fix passes the visible tests but fails a hidden check;
+- the refactor keeps the starter's behaviour, and git sees exactly the moves tier.yaml names;
+- after the refactor and the regression, the reference solution (aimed at the moved files) and
+  the fix at the cause score 100% with the gate holding;
+- for each seed, a stale note has values to work with: drawn values of two characters or more
+  that their requirement's text states, without any other choice of the same parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import Future
+from pathlib import Path
+
+from specsnap.gitrepo import BASELINE_IDENTITY, git
+from specsnap.grading import Grade, grade_repository
+from specsnap.params import render, values_for
+from specsnap.perturbations import stage2_tier
+from specsnap.perturbations.notes import unambiguous
+from specsnap.perturbations.workspace import commit_as_teammate
+from specsnap.solutions import build_repository, follow_moves, rendered_patch, requirement_patches
+from specsnap.tiers import Tier
+
+Check = Callable[[bool, str], None]
+Submit = Callable[[Callable[[], Grade]], "Future[Grade]"]
+Step = Callable[[], None]
+
+#: What a built repository gets after its baseline: teammate commits, then patches on top.
+REGRESSION, REFACTOR = "regression", "refactor"
+
+
+def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check) -> list[Step]:
+    """Submit the Stage II gradings of `tier` (values of `seed`); the checks, to run in order."""
+    material = tier.stage2
+    if material is None:
+        return []
+    regression = material.regression
+    values = values_for(tier, seed)
+    base = requirement_patches(tier, [])
+    everything = requirement_patches(tier, [r.id for r in tier.requirements])[len(base) :]
+    graded_as = stage2_tier(tier)
+
+    def graded(name: str, commits: list[str], patches: list[Path]) -> Future[Grade]:
+        def work() -> Grade:
+            repo = _build(tier, root / f"stage2-{name}", base, commits, patches, values)
+            return grade_repository(graded_as, repo, values)
+
+        return submit(work)
+
+    planted = graded("regression", [REGRESSION], [])
+    fixed = graded("root-cause", [REGRESSION], [regression.root_cause])
+    special = graded("special-case", [REGRESSION], [regression.special_case])
+    moved = graded("refactor", [REFACTOR], [])
+    whole = graded("reference", [REFACTOR, REGRESSION], [*everything, regression.root_cause])
+    caught = {f"visible/{t}" for t in regression.catches}
+    checks = set(regression.hidden_tests)
+
+    def planted_check() -> None:
+        failing = _failing(planted.result())
+        missed = sorted(caught - failing)
+        check(
+            not missed,
+            "stage II: the planted regression fails the visible tests it names"
+            + (f" — but not {missed}" if missed else ""),
+        )
+
+    def fixed_check() -> None:
+        grade = fixed.result()
+        check(
+            grade.gate["holds"],
+            f"stage II: its fix at the cause passes every baseline test{_why(grade)}",
+        )
+
+    def special_check() -> None:
+        failing = _failing(special.result())
+        visible = sorted(f for f in failing if f.startswith("visible/"))
+        check(
+            not visible and bool(checks & failing),
+            "stage II: the special-cased fix passes the visible tests and fails a hidden check"
+            + (f" — visible failures {visible}" if visible else "")
+            + ("" if checks & failing else " — but passes every hidden check"),
+        )
+
+    def refactor_check() -> None:
+        grade = moved.result()
+        found = _renames(root / "stage2-refactor")
+        expected = dict(material.refactor.moves)
+        check(
+            grade.gate["holds"] and not any(grade.passed_flags) and found == expected,
+            f"stage II: the refactor keeps the starter's behaviour and moves {expected}"
+            + ("" if found == expected else f" — git sees {found}")
+            + _why(grade),
+        )
+
+    def reference_check() -> None:
+        grade = whole.result()
+        ok = all(grade.passed_flags) and grade.gate["holds"]
+        passed = sum(grade.passed_flags)
+        check(
+            ok,
+            "stage II: after the refactor and the regression, the reference and the fix score "
+            f"{passed}/{len(grade.passed_flags)}{_why(grade)}",
+        )
+
+    return [planted_check, fixed_check, special_check, refactor_check, reference_check]
+
+
+def stale_note_check(tier: Tier, seed: int, check: Check) -> None:
+    """Whether the seed's sprint has values a stale note can replace (pure)."""
+    if tier.stage2 is None:
+        return
+    values = values_for(tier, seed)
+    usable = [
+        param.name
+        for req in tier.requirements
+        for param in req.params
+        if unambiguous(
+            render(f"{req.title}\n{req.text}", values),
+            str(values[param.name]),
+            tuple(str(c) for c in param.choices),
+        )
+    ]
+    check(
+        bool(usable),
+        f"stage II, seed {seed}: a stale note can replace {len(usable)} drawn value(s)",
+    )
+
+
+def _build(
+    tier: Tier,
+    dest: Path,
+    base: list[Path],
+    commits: list[str],
+    patches: list[Path],
+    values: dict[str, object],
+) -> Path:
+    """The starter (and BASELINE.patch) committed, the teammate's commits on top, then
+    `patches` applied (following the refactor's moves) and committed."""
+    repo = build_repository(tier, dest, base, values)
+    material = tier.stage2
+    assert material is not None
+    for name in commits:
+        chosen = material.refactor if name == REFACTOR else material.regression
+        commit_as_teammate(repo, rendered_patch(chosen.patch, values), chosen.message)
+    # Our own repository, so git may read its files (in an agent's, SpecSnap never refreshes).
+    git(repo, "update-index", "-q", "--refresh", check=False)
+    moves = material.refactor.moves if REFACTOR in commits else {}
+    for patch in patches:
+        text = follow_moves(rendered_patch(patch, values), moves)
+        git(repo, "apply", "--3way", "--whitespace=nowarn", "-", input=text.encode())
+    if patches:
+        git(repo, "add", "-A")
+        git(repo, "commit", "-q", "--no-verify", "-m", "Stage II check", env=BASELINE_IDENTITY)
+    return repo
+
+
+def _renames(repo: Path) -> dict[str, str]:
+    root = git(repo, "rev-list", "--max-parents=0", "HEAD").decode().split()[0]
+    out = git(repo, "diff", "-M", "--name-status", "--diff-filter=R", root, "HEAD").decode()
+    fields = [line.split("\t") for line in out.splitlines()]
+    return {f[1]: f[2] for f in fields if len(f) == 3}
+
+
+def _failing(grade: Grade) -> set[str]:
+    return {f["test"] for f in grade.gate["baseline_failures"]}
+
+
+def _why(grade: Grade) -> str:
+    failures = [f"{f['test']}: {f['outcome']}" for f in grade.gate["baseline_failures"][:3]]
+    changes = [f"{c['path']} {c['change']}" for c in grade.gate["protected_changes"][:3]]
+    imports = [f"{v['importer']}->{v['imported']}" for v in grade.gate["wiring_violations"][:3]]
+    parts = failures + changes + imports
+    return f" [gate: {'; '.join(parts)}]" if parts else ""

@@ -223,7 +223,7 @@ def _describe(drawn: dict[str, Value]) -> str:
 
 
 def _check_sandbox(tier: Tier, run_dir: Path, check: Callable[[bool, str], None]) -> None:
-    prepare_run(tier.id, 0, "noop", run_dir)
+    prepare_run(str(tier.root), 0, "noop", run_dir)
     secret = {
         p.read_bytes()
         for d in (tier.grader, tier.solution, tier.solution_original)

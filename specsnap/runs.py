@@ -124,11 +124,17 @@ def prepare_run(
     pass_env: list[str] | None = None,
     time_limit_s: int | None = None,
     budget_tokens: int | None = None,
+    check_agent: bool = True,
 ) -> Run:
-    """Create the sandbox as SPEC §1.1 says; a second call with the same settings is a no-op."""
+    """Create the sandbox as SPEC §1.1 says; a second call with the same settings is a no-op.
+
+    `check_agent=False` defers the check of the agent's name to its first session: an adapter
+    that the agent's own install registers does not exist before that install ran.
+    """
     from specsnap.agents.base import get_agent  # unknown agents are refused before any work
 
-    get_agent(agent)
+    if check_agent:
+        get_agent(agent)
     loaded = load_tier(tier)
     wanted = Run(
         run_dir=out.resolve(),

@@ -29,8 +29,6 @@ from specsnap.errors import InfrastructureError, UsageError
 from specsnap.identity import RunAs, account_named, give_to, take_back
 from specsnap.sessions.processes import end_account
 
-#: Where the Action installs the agent (inside its container, fresh for every step).
-DEFAULT_PREFIX = Path("/opt/specsnap-agent")
 MANIFEST = "agent.json"
 #: The PATH of an agent's session after its own directories: the system's, never SpecSnap's venv.
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
@@ -81,22 +79,20 @@ class AgentEnv:
 
 
 def install_agent(
-    command: str,
-    source: Path,
-    account: RunAs,
-    prefix: Path = DEFAULT_PREFIX,
-    log: TextIO | None = None,
+    command: str, source: Path, account: RunAs, prefix: Path, log: TextIO | None = None
 ) -> AgentEnv:
-    """Run `command` in a copy of `source` as `account`, installing into `prefix` (replaced)."""
+    """Run `command` in a copy of `source` as `account`, installing into the empty directory
+    `prefix` (which every account can reach)."""
     out = log or sys.stdout
-    if prefix.exists():
-        shutil.rmtree(prefix)
-    prefix.mkdir(parents=True, mode=0o755)
+    if any(prefix.iterdir()):
+        raise UsageError(f"{prefix} is not empty: the agent is installed into a fresh prefix")
     prefix.chmod(0o755)
     subprocess.run([system_python(), "-m", "venv", str(prefix / "venv")], check=True)
     (prefix / "npm").mkdir()
     (prefix / "home").mkdir(mode=0o700)
-    shutil.copytree(source, prefix / "src", symlinks=True, ignore=shutil.ignore_patterns(*NOT_COPIED))
+    shutil.copytree(
+        source, prefix / "src", symlinks=True, ignore=shutil.ignore_patterns(*NOT_COPIED)
+    )
     give_to(prefix, account)
     out.flush()
     done = subprocess.run(
@@ -108,7 +104,9 @@ def install_agent(
         stderr=subprocess.STDOUT,
         start_new_session=True,
         check=False,
-        **_as(account),
+        user=None if account.is_self else account.uid,
+        group=None if account.is_self else account.gid,
+        extra_groups=None if account.is_self else [],
     )
     if not account.is_self:
         end_account(account)  # nothing the install started outlives it
@@ -178,12 +176,6 @@ def seal(prefix: Path) -> None:
         info = path.lstat()
         if not stat.S_ISLNK(info.st_mode) and info.st_mode & strip:
             path.chmod(stat.S_IMODE(info.st_mode) & ~strip)
-
-
-def _as(account: RunAs) -> dict[str, object]:
-    if account.is_self:
-        return {}
-    return {"user": account.uid, "group": account.gid, "extra_groups": []}
 
 
 def _has_fileno(stream: TextIO) -> bool:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import specsnap
-from specsnap.agents.base import WEB_TOOLS, AgentAdapter, Invocation, SessionContext
 from specsnap.agentenv.install import AgentEnv, agent_path, load_agent_env
+from specsnap.agents.base import WEB_TOOLS, AgentAdapter, Invocation, SessionContext
 from specsnap.errors import UsageError
 from specsnap.identity import RunAs, give_to, take_back
 from specsnap.sessions.processes import end_account
@@ -53,7 +53,12 @@ class RemoteEnvironment:
     def adapter_names(self) -> list[str]:
         sites = [str(p) for p in (self.env.prefix / "venv" / "lib").glob("python3*/site-packages")]
         return sorted(
-            {ep.name for dist in distributions(path=sites) for ep in dist.entry_points if ep.group == GROUP}
+            {
+                ep.name
+                for dist in distributions(path=sites)
+                for ep in dist.entry_points
+                if ep.group == GROUP
+            }
         )
 
     def adapter(self, name: str) -> AgentAdapter:
@@ -87,10 +92,14 @@ class RemoteEnvironment:
                 timeout=CALL_TIMEOUT_S,
                 start_new_session=True,
                 check=False,
-                **_as(account),
+                user=_uid(account),
+                group=_gid(account),
+                extra_groups=_groups(account),
             )
         except subprocess.TimeoutExpired:
-            raise AdapterError(f"adapter {name!r}: {op} took longer than {CALL_TIMEOUT_S:.0f}s") from None
+            raise AdapterError(
+                f"adapter {name!r}: {op} took longer than {CALL_TIMEOUT_S:.0f}s"
+            ) from None
         finally:
             if account is not None:
                 end_account(account)
@@ -103,7 +112,9 @@ class RemoteEnvironment:
         except ValueError:
             raise AdapterError(f"adapter {name!r}: {op} did not answer JSON") from None
         if not isinstance(answer, dict):
-            raise AdapterError(f"adapter {name!r}: {op} answered {type(answer).__name__}, not an object")
+            raise AdapterError(
+                f"adapter {name!r}: {op} answered {type(answer).__name__}, not an object"
+            )
         return answer
 
 
@@ -125,8 +136,10 @@ class RemoteAdapter:
         answer = self.environment.call("invocation", self.name, context_json(ctx), ctx.home)
         argv = _strings(answer.get("argv"), "argv")
         env = answer.get("env") or {}
-        if not argv or not isinstance(env, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in env.items()
+        if (
+            not argv
+            or not isinstance(env, dict)
+            or not all(isinstance(k, str) and isinstance(v, str) for k, v in env.items())
         ):
             raise AdapterError(f"adapter {self.name!r}: invocation needs argv and a string env")
         stdin = answer.get("stdin")
@@ -179,7 +192,7 @@ def usage_from(answer: Mapping[str, Any]) -> TokenUsage:
     valid = [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
     if answer.get("source") not in ("metered", "reported") or len(valid) != len(TOKEN_KEYS):
         return TokenUsage.unknown()
-    return TokenUsage(*valid, source="reported")
+    return TokenUsage(valid[0], valid[1], valid[2], valid[3], source="reported")
 
 
 def _strings(value: object, key: str) -> tuple[str, ...]:
@@ -195,10 +208,16 @@ def _specsnap_root() -> str:
     return str(Path(specsnap.__file__).resolve().parent.parent)
 
 
-def _as(account: RunAs | None) -> dict[str, object]:
-    if account is None:
-        return {}
-    return {"user": account.uid, "group": account.gid, "extra_groups": []}
+def _uid(account: RunAs | None) -> int | None:
+    return account.uid if account is not None else None
+
+
+def _gid(account: RunAs | None) -> int | None:
+    return account.gid if account is not None else None
+
+
+def _groups(account: RunAs | None) -> list[int] | None:
+    return [] if account is not None else None
 
 
 def environment_from(prefix: Path | None) -> RemoteEnvironment | None:
@@ -206,4 +225,3 @@ def environment_from(prefix: Path | None) -> RemoteEnvironment | None:
     if prefix is None or not (prefix / "venv").is_dir():
         return None
     return RemoteEnvironment(load_agent_env(prefix))
-

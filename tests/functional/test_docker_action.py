@@ -1,10 +1,12 @@
-"""The Action's Docker image: it builds, keeps the tiers from the agent, and runs a whole tier.
+"""The Action's Docker image, built from a cold cache, playing the documented workflows as a
+GitHub runner plays them (tests/support/workflow_player.py): the workspace and HOME owned by
+uid 1001, GitHub's own steps (checkout, artifacts, `run:`, the cleanup) on the host as 1001, each
+action step a fresh root container of the image.
 
 The test run uses the local Docker engine, starting `dockerd` itself when none answers (as root).
 No container registry is needed: the base image is built by scripts/build-base-image.sh when the
-engine lacks it. Each job step runs in a fresh container with the mounts, working directory and
-environment a GitHub runner gives a Docker container action, on the host network so that the
-loopback GitHub API answers it.
+engine lacks it (SPECSNAP_BASE_IMAGE=pinned builds FROM the Dockerfile's own pinned base). The
+containers use the host network so that the loopback GitHub API answers them.
 """
 
 from __future__ import annotations
@@ -21,21 +23,22 @@ from typing import Any
 import pytest
 
 from tests.functional.test_action import (
+    AGENT_REPO,
     HEAD,
     MERGE,
     REPO,
     TOKEN,
     action_defaults,
     ours,
-    parse_outputs,
     pull_request_event,
 )
 from tests.support.github_server import GitHubServer
+from tests.support.workflow_player import RUNNER_UID, Runner
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCAL_BASE_IMAGE = "specsnap-base:bookworm"  # scripts/build-base-image.sh makes it
+LOCAL_BASE_IMAGE = "specsnap-base:bookworm-slim"  # scripts/build-base-image.sh makes it
 BASE_IMAGE = os.environ.get("SPECSNAP_BASE_IMAGE", LOCAL_BASE_IMAGE)
 IMAGE = "specsnap-action:test"
 
@@ -80,66 +83,42 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def image(engine: None) -> str:
-    """The Action's image, FROM the local base image (built first when missing)."""
+    """The Action's image, built from a cold cache (`--no-cache`), FROM the local base image
+    (built first when missing) or, with SPECSNAP_BASE_IMAGE=pinned, the Dockerfile's own."""
     have_base = subprocess.run(
         ["docker", "image", "inspect", BASE_IMAGE], capture_output=True, check=False
     )
     if have_base.returncode != 0 and BASE_IMAGE == LOCAL_BASE_IMAGE:
-        # Any other base (debian:bookworm-slim where a registry answers) `docker build` pulls.
         subprocess.run(
             ["bash", str(ROOT / "scripts" / "build-base-image.sh"), BASE_IMAGE],
             check=True,
             timeout=1200,
         )
+    base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
+    started = time.monotonic()
     build = subprocess.run(
-        [
-            "docker",
-            "build",
-            "--network",
-            "host",
-            "--build-arg",
-            f"BASE_IMAGE={BASE_IMAGE}",
-            "-t",
-            IMAGE,
-            str(ROOT),
-        ],
+        ["docker", "build", "--no-cache", "--network", "host", *base, "-t", IMAGE, str(ROOT)],
         capture_output=True,
         text=True,
         check=False,
         timeout=1200,
     )
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
+    print(f"cold build of the action image: {time.monotonic() - started:.0f}s")
     return IMAGE
 
 
 def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
-    """`command` run in the image as the unprivileged account agents run as."""
+    """`command` run in the image as an unprivileged account agents run as."""
     return subprocess.run(
-        [
-            "docker",
-            "run",
-            "--rm",
-            "--network",
-            "none",
-            "--entrypoint",
-            "runuser",
-            image,
-            "-u",
-            "specsnap",
-            "--",
-            "bash",
-            "-c",
-            command,
-        ],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=120,
-    )
+        ["docker", "run", "--rm", "--network", "none", "--entrypoint", "runuser", image,
+         "-u", "dev0", "--", "bash", "-c", command],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
 
 
-def test_the_agent_account_cannot_read_the_tiers(image: str) -> None:
-    assert as_agent(image, "id -un").stdout.strip() == "specsnap"
+def test_the_image_hides_the_tiers_and_gives_agents_node_22(image: str) -> None:
+    assert as_agent(image, "id -un").stdout.strip() == "dev0"
     for secret in (
         "ls /opt/specsnap/tiers",
         "cat /opt/specsnap/tiers/tier-2/tier.yaml",
@@ -147,87 +126,104 @@ def test_the_agent_account_cannot_read_the_tiers(image: str) -> None:
         "ls /opt/specsnap/tiers/tier-2/solution",
     ):
         assert as_agent(image, secret).returncode != 0, secret
-    tools = as_agent(image, "python3 --version && git --version && node --version && npm --version")
+    tools = as_agent(image, "node --version && npm --version && git --version && echo $PATH")
     assert tools.returncode == 0, tools.stderr
+    node, npm, _, path = tools.stdout.split("\n")[:4]
+    assert int(node.removeprefix("v").split(".")[0]) >= 22 and npm.startswith("10.")
+    assert "/opt/specsnap/venv" not in path  # the image's PATH is what sessions inherit
 
 
-def run_step(
-    image: str, runner: Path, github: GitHubServer, step_id: str, **inputs: str
-) -> tuple[int, str, dict[str, str]]:
-    """One job step: a fresh container, mounted and configured as a runner does it."""
-    workspace, home, workflow, commands = (
-        runner / name for name in ("workspace", "home", "workflow", "file_commands")
+@pytest.fixture
+def runner(image: str, tmp_path: Path) -> Runner:
+    """A runner whose jobs check out the agent's repository (a pull request of it)."""
+    root = tmp_path / "runner"
+    root.mkdir()
+    root.chmod(0o755)
+    checkout = tmp_path / "checkout"
+    shutil.copytree(AGENT_REPO, checkout)
+    subprocess.run(["chmod", "-R", "a+rX", str(checkout)], check=True)
+    (root / "artifacts").mkdir()
+    os.chown(root / "artifacts", RUNNER_UID, RUNNER_UID)
+    return Runner(
+        root=root,
+        image=image,
+        action="specsnap/specsnap",
+        workflows=ROOT / ".github" / "workflows",
+        checkout=checkout,
+        env={
+            "GITHUB_REPOSITORY": REPO,
+            "GITHUB_SHA": MERGE,
+            "GITHUB_SERVER_URL": "https://github.example",
+            "GITHUB_RUN_ID": "4242",
+        },
+        action_defaults=action_defaults(),
     )
-    for directory in (workspace, home, workflow, commands):
-        directory.mkdir(parents=True, exist_ok=True)
-    (workflow / "event.json").write_text(json.dumps(pull_request_event()))
-    values = action_defaults() | inputs
-    values["github_token"] = values["github_token"].replace("${{ github.token }}", TOKEN)
-    env: dict[str, Any] = {
-        "HOME": "/github/home",
-        "CI": "true",
-        "GITHUB_ACTIONS": "true",
-        "GITHUB_WORKSPACE": "/github/workspace",
-        "GITHUB_REPOSITORY": REPO,
-        "GITHUB_SHA": MERGE,
-        "GITHUB_EVENT_NAME": "pull_request",
-        "GITHUB_EVENT_PATH": "/github/workflow/event.json",
-        "GITHUB_OUTPUT": f"/github/file_commands/set_output_{step_id}",
-        "GITHUB_STEP_SUMMARY": f"/github/file_commands/step_summary_{step_id}",
-        "GITHUB_SERVER_URL": "https://github.example",
-        "GITHUB_API_URL": github.api_url,
-        "GITHUB_RUN_ID": "4242",
-        **{f"INPUT_{name.upper()}": value for name, value in values.items()},
-    }
-    command = ["docker", "run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
-    for key, value in env.items():
-        command += ["-e", f"{key}={value}"]
-    for source, target in (
-        (home, "home"),
-        (workflow, "workflow"),
-        (commands, "file_commands"),
-        (workspace, "workspace"),
-    ):
-        command += ["-v", f"{source}:/github/{target}"]
-    done = subprocess.run(
-        [*command, image], capture_output=True, text=True, check=False, timeout=1200
-    )
-    output = commands / f"set_output_{step_id}"
-    outputs = parse_outputs(output.read_text() if output.exists() else "")
-    return done.returncode, done.stdout + done.stderr, outputs
 
 
-def test_a_whole_tier_runs_as_job_steps_in_containers(image: str, tmp_path: Path) -> None:
-    runner = tmp_path / "runner"
-    common = {"tier": "tier-2", "seed": "5", "agent": "notetaker"}
-    with GitHubServer(prefix="/api/v3", lifetime=900) as github:
+def played(jobs: dict[str, Any], runner: Runner) -> str:
+    return "\n".join(line for job in runner.jobs for line in job.logs)
+
+
+def test_the_quick_start_evaluates_the_pull_requests_own_agent(runner: Runner) -> None:
+    workflow = ROOT / "docs" / "examples" / "workflows" / "own-agent.yml"
+    with GitHubServer(prefix="/api/v3", lifetime=1500) as github:
         github.add_repo(REPO)
         github.add_token(TOKEN, write=True)
         github.add_pull(REPO, 12, HEAD)
-        code, log, out = run_step(image, runner, github, "prepare", step="prepare", **common)
-        assert code == 0, log
-        assert out["run_dir"] == ".specsnap/runs/tier-2-seed-5"  # relative to the workspace
-        for index in range(1, int(out["sessions"]) + 1):
-            code, log, out = run_step(
-                image, runner, github, f"session{index}", step="session", session=str(index),
-                agent_install="command -v node", **common,
-            )  # fmt: skip
-            assert code == 0, log
-            assert out["session"] == str(index)
-        code, log, _ = run_step(
-            image, runner, github, "grade", step="grade", fail_on="never", **common
-        )
-        assert code == 0, log
-        run_dir = runner / "workspace" / ".specsnap" / "runs" / "tier-2-seed-5"
-        scorecard = json.loads((run_dir / "scorecard.json").read_text())
-        assert scorecard["grading"]["isolation"] == "separate-user"  # sessions ran as `specsnap`
-        assert scorecard["grading"]["run_problem"] is None, scorecard["grading"]
-        assert scorecard["official"] is True, scorecard["unofficial_reasons"]
-        assert scorecard["scores"]["pass"] is True, scorecard["scores"]
-        code, log, out = run_step(image, runner, github, "publish", step="publish", **common)
-        assert code == 0, log
-        assert out["pass"] == "true" and out["published"] == "true"
+        runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+        jobs = runner.play(
+            workflow, "pull_request", pull_request_event(), TOKEN,
+            {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
+        )  # fmt: skip
+        log = played(jobs, runner)
+        assert jobs["specsnap"].result == "success", log
+        evaluate, aggregate = runner.jobs[0], runner.jobs[1]
+        assert [s.outcome for s in evaluate.steps.values()] == [
+            "success", "success", "success", "success", "skipped", "skipped", "success",
+            "success", "success",
+        ], log  # fmt: skip
+        assert "Install the agent (as dev" in evaluate.steps["step2"].log
+        assert aggregate.steps["publish"].outputs["evaluated"] == "true"
         (comment,) = ours(github)
-        assert "| tier-2, seed 5 | 100.0% | 100.0% |" in comment["body"]
-        (run,) = github.repos[REPO].check_runs.values()
-        assert run["conclusion"] == "success" and run["head_sha"] == HEAD
+        assert "tinyagent" in comment["body"] and "| tier-2, seed 1 |" in comment["body"]
+        (check,) = github.repos[REPO].check_runs.values()
+        assert check["head_sha"] == HEAD and check["name"] == "SpecSnap (tier-2, seed 1)"
+        assert all("cleanup as uid 1001: exit 0" in job.logs[-1] for job in runner.jobs), log
+        card = json.loads(
+            (runner.artifacts / "specsnap-tier-2-seed-1" / "scorecard.json").read_text()
+        )
+        assert card["agent"]["name"] == "tinyagent" and card["grading"]["run_problem"] is None
+
+
+def test_the_fork_recipe_publishes_only_what_it_regraded(runner: Runner) -> None:
+    examples = ROOT / "docs" / "examples" / "workflows"
+    fork_head = "e" * 40
+    with GitHubServer(prefix="/api/v3", lifetime=1500) as github:
+        github.add_repo(REPO)
+        github.add_token(TOKEN, write=True)
+        github.add_token("ghs_ro", write=False)
+        github.add_pull(REPO, 12, HEAD)
+        github.add_pull(REPO, 21, fork_head, fork="fork/agent", branch="fork-feature")
+        runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+        event = pull_request_event(head_repo="fork/agent")
+        part1 = runner.play(examples / "fork-evaluate.yml", "pull_request", event, "ghs_ro", {})
+        assert part1["specsnap"].result == "success", played(part1, runner)
+        assert [r for r in github.requests if r.method not in ("GET",)] == []
+        run = {
+            "id": 99,
+            "event": "pull_request",
+            "head_sha": fork_head,
+            "head_branch": "fork-feature",
+            "head_repository": {"full_name": "fork/agent", "owner": {"login": "fork"}},
+            "pull_requests": [],  # GitHub leaves a fork's pull request out
+        }
+        part2 = runner.play(
+            examples / "fork-publish.yml", "workflow_run", {"workflow_run": run}, TOKEN, {}
+        )
+        log = played(part2, runner)
+        assert part2["publish"].result == "success", log
+        (comment,) = ours(github)
+        assert comment["_issue"] == 21, "the pull request comes from the event, not the artifact"
+        assert "Verified before publishing" in comment["body"]
+        (check,) = github.repos[REPO].check_runs.values()
+        assert check["head_sha"] == fork_head and check["conclusion"] == "success"

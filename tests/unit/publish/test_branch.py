@@ -30,6 +30,6 @@ def test_the_badge_lands_on_its_own_branch_once_per_change(tmp_path: Path) -> No
     read = json.loads(show(remote, "specsnap-badge:specsnap-badge.json"))
     # What shields.io's endpoint badge requires of the document.
     assert read["schemaVersion"] == 1 and isinstance(read["message"], str) and read["label"]
-    tree = subprocess.run(["git", "--git-dir", str(remote), "ls-tree", "--name-only",
-                           "specsnap-badge"], capture_output=True, text=True, check=True)  # fmt: skip
+    listing = ["git", "--git-dir", str(remote), "ls-tree", "--name-only", "specsnap-badge"]
+    tree = subprocess.run(listing, capture_output=True, text=True, check=True)
     assert tree.stdout.split() == ["specsnap-badge.json", "specsnap-badge.svg"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
 import re
 import subprocess
 from collections.abc import Callable, Mapping
@@ -164,6 +165,7 @@ class Runner:
         dirs = {name: home / name for name in ("workspace", "home", "workflow", "file_commands")}
         home.mkdir(parents=True)
         home.chmod(0o755)
+        os.chown(home, RUNNER_UID, RUNNER_UID)  # the runner's work directory is the runner's
         for directory in dirs.values():
             as_runner(["mkdir", "-p", str(directory)])
         event_file = dirs["workflow"] / "event.json"

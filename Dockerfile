@@ -67,9 +67,19 @@ RUN /opt/specsnap/venv/bin/pip install --no-compile --require-hashes --no-deps \
  && node --version && npm --version
 
 # Agent sessions (the agent pool) and graded code (the grading pool) run as unprivileged system
-# accounts; their uids are below 1000, so none is the runner's (1001), which owns the workspace.
+# accounts (scripts/setup-accounts.sh). Their uids are fixed here, far from any account a host
+# has: none is the runner's (1001), which owns the workspace, and a SpecSnap on the host (which
+# sees the container's processes) ending its own accounts' processes never reaches these.
 COPY scripts/setup-accounts.sh /opt/specsnap/setup-accounts.sh
-RUN bash /opt/specsnap/setup-accounts.sh
+RUN for n in 0 1 2 3 4 5 6 7; do \
+      useradd --system --no-log-init --user-group --uid "$((61000 + n))" --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin "dev$n"; \
+    done \
+ && for n in 0 1 2 3 4 5 6 7 8 9 10 11; do \
+      useradd --system --no-log-init --user-group --uid "$((61100 + n))" --no-create-home \
+        --home-dir /nonexistent --shell /usr/sbin/nologin "specsnap-subject$n"; \
+    done \
+ && bash /opt/specsnap/setup-accounts.sh
 
 # Tiers are root-only: the agent may read neither hidden tests (grader/), reference solutions
 # (solution*/) nor a tier's later amendments (tier.yaml). SpecSnap itself runs as root.

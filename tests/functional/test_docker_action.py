@@ -6,7 +6,10 @@ action step a fresh root container of the image.
 The test run uses the local Docker engine, starting `dockerd` itself when none answers (as root).
 No container registry is needed: the base image is built by scripts/build-base-image.sh when the
 engine lacks it (SPECSNAP_BASE_IMAGE=pinned builds FROM the Dockerfile's own pinned base). The
-containers use the host network so that the loopback GitHub API answers them.
+image is built once per test run, from a cold cache, and shared by every test here;
+SPECSNAP_ACTION_IMAGE names an image built already instead (to iterate on the tests, never in
+CI). The containers use the host network so that the loopback GitHub API answers them. Each
+play prints its steps' times.
 """
 
 from __future__ import annotations
@@ -18,7 +21,6 @@ import subprocess
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -33,7 +35,7 @@ from tests.functional.test_action import (
     pull_request_event,
 )
 from tests.support.github_server import GitHubServer
-from tests.support.workflow_player import RUNNER_UID, Runner
+from tests.support.workflow_player import RUNNER_UID, Job, Runner
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
@@ -41,6 +43,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCAL_BASE_IMAGE = "specsnap-base:bookworm-slim"  # scripts/build-base-image.sh makes it
 BASE_IMAGE = os.environ.get("SPECSNAP_BASE_IMAGE", LOCAL_BASE_IMAGE)
 IMAGE = "specsnap-action:test"
+PREBUILT = os.environ.get("SPECSNAP_ACTION_IMAGE", "")
 
 
 def docker_answers() -> bool:
@@ -85,6 +88,8 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
 def image(engine: None) -> str:
     """The Action's image, built from a cold cache (`--no-cache`), FROM the local base image
     (built first when missing) or, with SPECSNAP_BASE_IMAGE=pinned, the Dockerfile's own."""
+    if PREBUILT:
+        return PREBUILT
     have_base = subprocess.run(
         ["docker", "image", "inspect", BASE_IMAGE], capture_output=True, check=False
     )
@@ -97,7 +102,19 @@ def image(engine: None) -> str:
     base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
     started = time.monotonic()
     build = subprocess.run(
-        ["docker", "build", "--no-cache", "--network", "host", *base, "-t", IMAGE, str(ROOT)],
+        [
+            "docker",
+            "build",
+            "--no-cache",
+            "--network",
+            "host",
+            *base,
+            "--target",
+            "action",
+            "-t",
+            IMAGE,
+            str(ROOT),
+        ],  # fmt: skip
         capture_output=True,
         text=True,
         check=False,
@@ -160,11 +177,24 @@ def runner(image: str, tmp_path: Path) -> Runner:
     )
 
 
-def played(jobs: dict[str, Any], runner: Runner) -> str:
-    return "\n".join(line for job in runner.jobs for line in job.logs)
+def played(runner: Runner) -> str:
+    """Every job's log, with each step's outcome and time (printed, so `-s` shows the times)."""
+    log = "\n".join(line for job in runner.jobs for line in job.logs)
+    for job in runner.jobs:
+        times = ", ".join(
+            f"{key} {step.seconds:.0f}s" for key, step in job.steps.items() if step.code is not None
+        )
+        print(f"play {job.name}: {job.result}; {times}")
+    return log
+
+
+def outcomes(job: Job) -> list[tuple[str, int | None]]:
+    return [(step.outcome, step.code) for step in job.steps.values()]
 
 
 def test_the_quick_start_evaluates_the_pull_requests_own_agent(runner: Runner) -> None:
+    """docs/action.md's quick start, literally: own-agent.yml calling evaluate.yml, the agent
+    `pip install .`-ed from the pull request's checkout, its adapter found afterwards."""
     workflow = ROOT / "docs" / "examples" / "workflows" / "own-agent.yml"
     with GitHubServer(prefix="/api/v3", lifetime=1500) as github:
         github.add_repo(REPO)
@@ -175,24 +205,35 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(runner: Runner) -
             workflow, "pull_request", pull_request_event(), TOKEN,
             {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
         )  # fmt: skip
-        log = played(jobs, runner)
-        assert jobs["specsnap"].result == "success", log
-        evaluate, aggregate = runner.jobs[0], runner.jobs[1]
-        assert [s.outcome for s in evaluate.steps.values()] == [
-            "success", "success", "success", "success", "skipped", "skipped", "success",
-            "success", "success",
+        log = played(runner)
+        evaluate, aggregate = runner.jobs
+        ran, skipped, failed = ("success", 0), ("skipped", None), ("failure", 1)
+        # tinyagent keeps notes and solves nothing: tier-2 is not passed, which fails the check
+        # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3.
+        assert outcomes(evaluate) == [
+            ran, ran, ran, ran, skipped, skipped, ran, failed, ran,
         ], log  # fmt: skip
-        assert "Install the agent (as dev" in evaluate.steps["step2"].log
+        assert outcomes(aggregate) == [ran, failed, ran], log
+        assert jobs["specsnap"].result == "failure"
+        assert "Install the agent (as dev" in evaluate.steps["step2"].log, log
         assert aggregate.steps["publish"].outputs["evaluated"] == "true"
-        (comment,) = ours(github)
+        assert aggregate.steps["publish"].outputs["pass"] == "false"
+        comments = ours(github)
+        assert len(comments) == 1, log + "\n".join(
+            f"{r.method} {r.path} {getattr(r, 'status', '')}" for r in github.requests
+        )
+        comment = comments[0]
         assert "tinyagent" in comment["body"] and "| tier-2, seed 1 |" in comment["body"]
         (check,) = github.repos[REPO].check_runs.values()
         assert check["head_sha"] == HEAD and check["name"] == "SpecSnap (tier-2, seed 1)"
+        assert check["conclusion"] == "failure"
         assert all("cleanup as uid 1001: exit 0" in job.logs[-1] for job in runner.jobs), log
         card = json.loads(
             (runner.artifacts / "specsnap-tier-2-seed-1" / "scorecard.json").read_text()
         )
         assert card["agent"]["name"] == "tinyagent" and card["grading"]["run_problem"] is None
+        assert [s["exit"]["status"] for s in card["sessions"]] == ["cutoff", "completed"]
+        assert (runner.artifacts / "specsnap-badge" / "specsnap-badge.json").is_file()
 
 
 def test_the_fork_recipe_publishes_only_what_it_regraded(runner: Runner) -> None:
@@ -207,7 +248,7 @@ def test_the_fork_recipe_publishes_only_what_it_regraded(runner: Runner) -> None
         runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
         event = pull_request_event(head_repo="fork/agent")
         part1 = runner.play(examples / "fork-evaluate.yml", "pull_request", event, "ghs_ro", {})
-        assert part1["specsnap"].result == "success", played(part1, runner)
+        assert part1["specsnap"].result == "success", played(runner)
         assert [r for r in github.requests if r.method not in ("GET",)] == []
         run = {
             "id": 99,
@@ -220,7 +261,7 @@ def test_the_fork_recipe_publishes_only_what_it_regraded(runner: Runner) -> None
         part2 = runner.play(
             examples / "fork-publish.yml", "workflow_run", {"workflow_run": run}, TOKEN, {}
         )
-        log = played(part2, runner)
+        log = played(runner)
         assert part2["publish"].result == "success", log
         (comment,) = ours(github)
         assert comment["_issue"] == 21, "the pull request comes from the event, not the artifact"

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,8 @@ class StepResult:
     outcome: str  # success, failure, skipped
     outputs: dict[str, str] = field(default_factory=dict)
     log: str = ""
+    code: int | None = None  # the step's exit code (None: skipped)
+    seconds: float = 0.0
 
 
 @dataclass
@@ -79,6 +82,7 @@ class Runner:
             "secrets": dict(secrets),
             "inputs": {},
         }
+        context["env"] = _env(document, context)
         return self._play_jobs(document["jobs"], context, event_name, event, token)
 
     @property
@@ -123,6 +127,7 @@ class Runner:
                     k: substitute(str(v), ctx) for k, v in (spec.get("secrets") or {}).items()
                 }
                 inner = {**context, "inputs": inputs, "secrets": secrets}
+                inner["env"] = _env(called, inner)  # a called workflow's env is its own
                 played = self._play_jobs(called["jobs"], inner, event_name, event, token)
                 result = (
                     "success"
@@ -160,6 +165,7 @@ class Runner:
 
     def _job(self, job_id: str, spec: Mapping[str, Any], context: dict[str, Any]) -> Job:
         """One job on a fresh runner: its steps, then GitHub's cleanup as the runner's account."""
+        context = {**context, "env": {**context["env"], **_env(spec, context)}}
         index = len(self.jobs)
         home = self.root / f"job{index}"
         dirs = {name: home / name for name in ("workspace", "home", "workflow", "file_commands")}
@@ -187,13 +193,16 @@ class Runner:
             run_it = (not failed or _mentions_always(condition)) and (
                 condition is None or evaluate(condition, ctx, failed)
             )
+            started = time.monotonic()
             result = (
                 self._step(step, ctx, dirs, f"{index}_{number}")
                 if run_it
                 else StepResult("skipped")
             )
+            result.seconds = time.monotonic() - started
             title = step.get("name") or step.get("uses") or step.get("run")
-            logs.append(f"--- step {title}: {result.outcome}\n{result.log}")
+            ended = f"exit {result.code}, {result.seconds:.0f}s" if result.code is not None else "-"
+            logs.append(f"--- step {title}: {result.outcome} ({ended})\n{result.log}")
             steps[step.get("id") or f"step{number}"] = result
             failed = failed or result.outcome == "failure"
         ctx = {**context, "steps": {k: {"outputs": v.outputs} for k, v in steps.items()}}
@@ -209,16 +218,17 @@ class Runner:
     def _step(
         self, step: Mapping[str, Any], ctx: dict[str, Any], dirs: Mapping[str, Path], key: str
     ) -> StepResult:
-        env = {k: substitute(str(v), ctx) for k, v in (step.get("env") or {}).items()}
+        env = {**ctx["env"], **_env(step, ctx)}
         inputs = {k: substitute(str(v), ctx) for k, v in (step.get("with") or {}).items()}
         uses = step.get("uses", "")
+        env = {**self._github_env(ctx), **env}
         if "run" in step:
             return self._run(substitute(step["run"], ctx), env, dirs, key)
         if uses.startswith("actions/checkout@"):
             done = as_runner(
                 ["cp", "-a", f"{self.checkout}/.", str(dirs["workspace"])], check=False
             )
-            return StepResult("success" if done.returncode == 0 else "failure", log=done.stderr)
+            return _result(done)
         if uses.startswith("actions/upload-artifact@"):
             return self._host_python(
                 UPLOAD, [str(dirs["workspace"]), str(self.artifacts), json.dumps(inputs)]
@@ -231,6 +241,14 @@ class Runner:
             return self._action(inputs, env, dirs, key, ctx["github"]["token"])
         raise AssertionError(f"the player cannot run `uses: {uses}`")
 
+    def _github_env(self, ctx: Mapping[str, Any]) -> dict[str, str]:
+        """The GITHUB_* variables the runner sets for every step (the event's name and ref)."""
+        return {
+            **self.env,
+            "GITHUB_EVENT_NAME": ctx["github"]["event_name"],
+            "GITHUB_REF": ctx["github"]["ref"],
+        }
+
     def _run(
         self, script: str, env: Mapping[str, str], dirs: Mapping[str, Path], key: str
     ) -> StepResult:
@@ -240,21 +258,15 @@ class Runner:
             "PATH": "/usr/local/bin:/usr/bin:/bin",
             "HOME": str(dirs["home"]),
             "GITHUB_OUTPUT": str(output),
-            **self.env,
+            "GITHUB_WORKSPACE": str(dirs["workspace"]),
+            "GITHUB_EVENT_PATH": str(dirs["workflow"] / "event.json"),
             **env,
         }
         done = as_runner(["bash", "-e", "-c", script], cwd=dirs["workspace"], env=full, check=False)
-        return StepResult(
-            "success" if done.returncode == 0 else "failure",
-            parse_outputs(output.read_text()),
-            done.stdout + done.stderr,
-        )
+        return _result(done, parse_outputs(output.read_text()))
 
     def _host_python(self, script: str, args: list[str]) -> StepResult:
-        done = as_runner(["python3", "-c", script, *args], check=False)
-        return StepResult(
-            "success" if done.returncode == 0 else "failure", log=done.stdout + done.stderr
-        )
+        return _result(as_runner(["python3", "-c", script, *args], check=False))
 
     def _action(
         self,
@@ -273,7 +285,6 @@ class Runner:
             "${{ github.token }}", token
         )
         container_env = {
-            **self.env,
             "HOME": "/github/home",
             "CI": "true",
             "GITHUB_ACTIONS": "true",
@@ -292,11 +303,18 @@ class Runner:
         done = subprocess.run(
             [*command, self.image], capture_output=True, text=True, check=False, timeout=1500
         )
-        return StepResult(
-            "success" if done.returncode == 0 else "failure",
-            parse_outputs(output.read_text()),
-            done.stdout + done.stderr,
-        )
+        return _result(done, parse_outputs(output.read_text()))
+
+
+def _result(
+    done: subprocess.CompletedProcess[str], outputs: dict[str, str] | None = None
+) -> StepResult:
+    return StepResult(
+        "success" if done.returncode == 0 else "failure",
+        outputs or {},
+        done.stdout + done.stderr,
+        done.returncode,
+    )
 
 
 def as_runner(
@@ -398,6 +416,11 @@ def _matrix(spec: Mapping[str, Any], ctx: Mapping[str, Any]) -> list[dict[str, A
     return [dict(zip(axes, combo, strict=True)) for combo in itertools.product(*axes.values())]
 
 
+def _env(spec: Mapping[str, Any], ctx: Mapping[str, Any]) -> dict[str, str]:
+    """The `env:` of a workflow, job or step, its expressions evaluated."""
+    return {k: substitute(str(v), ctx) for k, v in (spec.get("env") or {}).items()}
+
+
 def _defaults(inputs: Mapping[str, Any]) -> dict[str, str]:
     return {name: str(spec.get("default", "")) for name, spec in inputs.items()}
 
@@ -409,7 +432,8 @@ import glob, json, os, shutil, sys
 workspace, store, inputs = sys.argv[1], sys.argv[2], json.loads(sys.argv[3])
 paths = [p.strip() for p in inputs["path"].splitlines() if p.strip()]
 matches = [f for p in paths for f in glob.glob(os.path.join(workspace, p), recursive=True)]
-found = sorted({f for f in matches if os.path.isfile(f)})
+inside = [os.path.join(d, n) for m in matches for d, _, ns in os.walk(m) for n in ns]
+found = sorted({f for f in matches + inside if os.path.isfile(f)})
 if not found:
     print(f"no files matched {paths}")
     sys.exit(1 if inputs.get("if-no-files-found", "warn") == "error" else 0)

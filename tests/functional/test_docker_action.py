@@ -35,7 +35,7 @@ from tests.functional.test_action import (
     pull_request_event,
 )
 from tests.support.github_server import GitHubServer
-from tests.support.workflow_player import RUNNER_UID, Job, Runner
+from tests.support.workflow_player import RUNNER_UID, Job, Runner, as_runner
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow]
 
@@ -101,20 +101,9 @@ def image(engine: None) -> str:
         )
     base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
     started = time.monotonic()
+    command = ["docker", "build", "--no-cache", "--network", "host", *base, "--target", "action"]
     build = subprocess.run(
-        [
-            "docker",
-            "build",
-            "--no-cache",
-            "--network",
-            "host",
-            *base,
-            "--target",
-            "action",
-            "-t",
-            IMAGE,
-            str(ROOT),
-        ],  # fmt: skip
+        [*command, "-t", IMAGE, str(ROOT)],
         capture_output=True,
         text=True,
         check=False,
@@ -150,14 +139,13 @@ def test_the_image_hides_the_tiers_and_gives_agents_node_22(image: str) -> None:
     assert "/opt/specsnap/venv" not in path  # the image's PATH is what sessions inherit
 
 
-@pytest.fixture
-def runner(image: str, tmp_path: Path) -> Runner:
-    """A runner whose jobs check out the agent's repository (a pull request of it)."""
+def new_runner(image: str, tmp_path: Path, repository: Path) -> Runner:
+    """A runner whose jobs check out `repository` (a pull request of it)."""
     root = tmp_path / "runner"
     root.mkdir()
     root.chmod(0o755)
     checkout = tmp_path / "checkout"
-    shutil.copytree(AGENT_REPO, checkout)
+    shutil.copytree(repository, checkout)
     subprocess.run(["chmod", "-R", "a+rX", str(checkout)], check=True)
     (root / "artifacts").mkdir()
     os.chown(root / "artifacts", RUNNER_UID, RUNNER_UID)
@@ -177,6 +165,16 @@ def runner(image: str, tmp_path: Path) -> Runner:
     )
 
 
+@pytest.fixture
+def github() -> Iterator[GitHubServer]:
+    with GitHubServer(prefix="/api/v3", lifetime=900) as server:
+        server.add_repo(REPO)
+        server.add_token(TOKEN, write=True)
+        server.add_token("ghs_ro", write=False)
+        server.add_pull(REPO, 12, HEAD)
+        yield server
+
+
 def played(runner: Runner) -> str:
     """Every job's log, with each step's outcome and time (printed, so `-s` shows the times)."""
     log = "\n".join(line for job in runner.jobs for line in job.logs)
@@ -192,79 +190,151 @@ def outcomes(job: Job) -> list[tuple[str, int | None]]:
     return [(step.outcome, step.code) for step in job.steps.values()]
 
 
-def test_the_quick_start_evaluates_the_pull_requests_own_agent(runner: Runner) -> None:
+RAN, SKIPPED, NOT_PASSED = ("success", 0), ("skipped", None), ("failure", 1)
+
+
+def test_the_quick_start_evaluates_the_pull_requests_own_agent(
+    image: str, tmp_path: Path, github: GitHubServer
+) -> None:
     """docs/action.md's quick start, literally: own-agent.yml calling evaluate.yml, the agent
     `pip install .`-ed from the pull request's checkout, its adapter found afterwards."""
-    workflow = ROOT / "docs" / "examples" / "workflows" / "own-agent.yml"
-    with GitHubServer(prefix="/api/v3", lifetime=1500) as github:
-        github.add_repo(REPO)
-        github.add_token(TOKEN, write=True)
-        github.add_pull(REPO, 12, HEAD)
-        runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
-        jobs = runner.play(
-            workflow, "pull_request", pull_request_event(), TOKEN,
-            {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
-        )  # fmt: skip
-        log = played(runner)
-        evaluate, aggregate = runner.jobs
-        ran, skipped, failed = ("success", 0), ("skipped", None), ("failure", 1)
-        # tinyagent keeps notes and solves nothing: tier-2 is not passed, which fails the check
-        # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3.
-        assert outcomes(evaluate) == [
-            ran, ran, ran, ran, skipped, skipped, ran, failed, ran,
-        ], log  # fmt: skip
-        assert outcomes(aggregate) == [ran, failed, ran], log
-        assert jobs["specsnap"].result == "failure"
-        assert "Install the agent (as dev" in evaluate.steps["step2"].log, log
-        assert aggregate.steps["publish"].outputs["evaluated"] == "true"
-        assert aggregate.steps["publish"].outputs["pass"] == "false"
-        comments = ours(github)
-        assert len(comments) == 1, log + "\n".join(
-            f"{r.method} {r.path} {getattr(r, 'status', '')}" for r in github.requests
-        )
-        comment = comments[0]
-        assert "tinyagent" in comment["body"] and "| tier-2, seed 1 |" in comment["body"]
-        (check,) = github.repos[REPO].check_runs.values()
-        assert check["head_sha"] == HEAD and check["name"] == "SpecSnap (tier-2, seed 1)"
-        assert check["conclusion"] == "failure"
-        assert all("cleanup as uid 1001: exit 0" in job.logs[-1] for job in runner.jobs), log
-        card = json.loads(
-            (runner.artifacts / "specsnap-tier-2-seed-1" / "scorecard.json").read_text()
-        )
-        assert card["agent"]["name"] == "tinyagent" and card["grading"]["run_problem"] is None
-        assert [s["exit"]["status"] for s in card["sessions"]] == ["cutoff", "completed"]
-        assert (runner.artifacts / "specsnap-badge" / "specsnap-badge.json").is_file()
+    runner = new_runner(image, tmp_path, AGENT_REPO)
+    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    jobs = runner.play(
+        ROOT / "docs" / "examples" / "workflows" / "own-agent.yml",
+        "pull_request",
+        pull_request_event(),
+        TOKEN,
+        {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
+    )
+    log = played(runner)
+    evaluate, aggregate = runner.jobs
+    # tinyagent keeps notes and implements nothing: tier-2 is not passed, which fails the check
+    # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3.
+    assert outcomes(evaluate) == [
+        RAN, RAN, RAN, RAN, SKIPPED, SKIPPED, RAN, NOT_PASSED, RAN,
+    ], log  # fmt: skip
+    assert outcomes(aggregate) == [RAN, NOT_PASSED, RAN], log
+    assert jobs["specsnap"].result == "failure"
+    assert all(job.logs[-1].startswith("--- cleanup as uid 1001: exit 0") for job in runner.jobs)
+    assert "Install the agent (as dev" in evaluate.steps["step2"].log, log
+    publish = aggregate.steps["publish"].outputs
+    assert publish["evaluated"] == "true" and publish["pass"] == "false", log
+    comments = ours(github)
+    assert len(comments) == 1, log
+    assert "`tinyagent`" in comments[0]["body"] and "| tier-2, seed 1 |" in comments[0]["body"]
+    (check,) = github.repos[REPO].check_runs.values()
+    assert check["head_sha"] == HEAD and check["name"] == "SpecSnap (tier-2, seed 1)"
+    assert check["conclusion"] == "failure"
+    artifact = runner.artifacts / "specsnap-tier-2-seed-1"
+    card = json.loads((artifact / "scorecard.json").read_text())
+    assert card["agent"]["name"] == "tinyagent"
+    assert card["grading"]["run_problem"] is None, card["grading"]  # the grader ran in the image
+    assert card["gate"]["holds"], card["gate"]  # notes break nothing that worked
+    sessions = card["sessions"]
+    assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"]
+    assert [s["tokens_reported"]["input"] for s in sessions] == [10, 20]  # its own usage()
+    assert json.loads((runner.artifacts / "specsnap-badge" / "specsnap-badge.json").read_text())
 
 
-def test_the_fork_recipe_publishes_only_what_it_regraded(runner: Runner) -> None:
+def test_a_node_cli_from_the_pull_request_is_installed_with_npm_and_evaluated(
+    image: str, tmp_path: Path, github: GitHubServer
+) -> None:
+    """own-node-agent.yml: `npm install -g .` of the checkout, as the agent's account, into its
+    own npm prefix, then the `command` adapter runs it. tinynode crashes its session unless it
+    runs with Node >= 22, not as root, with no pytest on PATH and the tiers out of reach."""
+    runner = new_runner(image, tmp_path, ROOT / "tests" / "fixtures" / "node-agent-repo")
+    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    jobs = runner.play(
+        ROOT / "docs" / "examples" / "workflows" / "own-node-agent.yml",
+        "pull_request",
+        pull_request_event(),
+        TOKEN,
+        {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
+    )
+    log = played(runner)
+    assert outcomes(runner.jobs[0]) == [RAN, NOT_PASSED, RAN], log
+    assert jobs["specsnap"].result == "failure"
+    assert "Install the agent (as dev" in runner.jobs[0].steps["specsnap"].log
+    card = json.loads((runner.artifacts / "specsnap-scorecard" / "scorecard.json").read_text())
+    sessions = card["sessions"]
+    assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"], sessions
+    assert [s["tokens_reported"]["input"] for s in sessions] == [7, 7]  # $SPECSNAP_USAGE_FILE
+    assert card["grading"]["run_problem"] is None and card["gate"]["holds"], card["grading"]
+    (comment,) = ours(github)
+    assert "`command`" in comment["body"]
+
+
+def test_the_fork_recipe_publishes_only_what_it_regraded(
+    image: str, tmp_path: Path, github: GitHubServer
+) -> None:
+    """fork-evaluate.yml with the fork's read-only token, its artifact, then fork-publish.yml
+    from the workflow_run event: first with the artifact tampered with (a forged scorecard
+    claiming a pass), which is refused, then as part 1 left it, which is published."""
     examples = ROOT / "docs" / "examples" / "workflows"
     fork_head = "e" * 40
-    with GitHubServer(prefix="/api/v3", lifetime=1500) as github:
-        github.add_repo(REPO)
-        github.add_token(TOKEN, write=True)
-        github.add_token("ghs_ro", write=False)
-        github.add_pull(REPO, 12, HEAD)
-        github.add_pull(REPO, 21, fork_head, fork="fork/agent", branch="fork-feature")
-        runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
-        event = pull_request_event(head_repo="fork/agent")
-        part1 = runner.play(examples / "fork-evaluate.yml", "pull_request", event, "ghs_ro", {})
-        assert part1["specsnap"].result == "success", played(runner)
-        assert [r for r in github.requests if r.method not in ("GET",)] == []
-        run = {
-            "id": 99,
-            "event": "pull_request",
-            "head_sha": fork_head,
-            "head_branch": "fork-feature",
-            "head_repository": {"full_name": "fork/agent", "owner": {"login": "fork"}},
-            "pull_requests": [],  # GitHub leaves a fork's pull request out
-        }
-        part2 = runner.play(
-            examples / "fork-publish.yml", "workflow_run", {"workflow_run": run}, TOKEN, {}
-        )
-        log = played(runner)
-        assert part2["publish"].result == "success", log
-        (comment,) = ours(github)
-        assert comment["_issue"] == 21, "the pull request comes from the event, not the artifact"
-        assert "Verified before publishing" in comment["body"]
-        (check,) = github.repos[REPO].check_runs.values()
-        assert check["head_sha"] == fork_head and check["conclusion"] == "success"
+    github.add_pull(REPO, 21, fork_head, fork="fork/agent", branch="fork-feature")
+    runner = new_runner(image, tmp_path, AGENT_REPO)
+    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    event = pull_request_event(head_repo="fork/agent")
+    part1 = runner.play(examples / "fork-evaluate.yml", "pull_request", event, "ghs_ro", {})
+    assert part1["specsnap"].result == "success", played(runner)
+    assert [r for r in github.requests if r.method != "GET"] == []  # read-only: nothing written
+    run = {
+        "id": 99,
+        "event": "pull_request",
+        "head_sha": fork_head,
+        "head_branch": "fork-feature",
+        "head_repository": {"full_name": "fork/agent", "owner": {"login": "fork"}},
+        "pull_requests": [],  # GitHub leaves a fork's pull request out
+    }
+    genuine = runner.artifacts / "specsnap-run" / "specsnap-run.tgz"
+    kept = tmp_path / "genuine.tgz"
+    shutil.copyfile(genuine, kept)
+    forge_pass(genuine, tmp_path / "forgery")
+
+    refused = runner.play(
+        examples / "fork-publish.yml", "workflow_run", {"workflow_run": run}, TOKEN, {}
+    )
+    log = played(runner)
+    assert refused["publish"].result == "success", log  # nothing to fail: nothing published
+    (comment,) = ours(github)
+    assert comment["_issue"] == 21, "the pull request comes from the event, not the artifact"
+    assert "not evaluated" in comment["body"] and "did not verify" in comment["body"], log
+    assert github.repos[REPO].check_runs == {}
+
+    shutil.copyfile(kept, genuine)
+    published = runner.play(
+        examples / "fork-publish.yml", "workflow_run", {"workflow_run": run}, TOKEN, {}
+    )
+    log = played(runner)
+    assert published["publish"].result == "success", log
+    (comment,) = ours(github)  # the same sticky comment, now with the verified result
+    assert (
+        "Verified before publishing" in comment["body"] and "did not verify" not in comment["body"]
+    )
+    (check,) = github.repos[REPO].check_runs.values()
+    assert check["head_sha"] == fork_head and check["conclusion"] == "success", check
+
+
+def forge_pass(tarball: Path, scratch: Path) -> None:
+    """What a fork can do to its artifact: claim a perfect score in a scorecard sealed again, so
+    its receipt's digest is right. Done as the runner's account, as GitHub's steps would."""
+    script = r"""
+import json, pathlib, subprocess, sys
+sys.path.insert(0, sys.argv[3])
+from specsnap.receipt import seal
+tarball, scratch = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+subprocess.run(["tar", "-xzf", str(tarball), "-C", str(scratch)], check=True)
+(card_path,) = scratch.glob("*/scorecard.json")
+card = json.loads(card_path.read_text())
+for requirement in card["requirements"]:
+    requirement["passed"] = True
+card["scores"].update({"raw_retention": 1.0, "net_retention": 1.0, "pass": True})
+card["receipt"].pop("scorecard_sha256")
+card_path.write_text(json.dumps(seal(card), indent=2))
+subprocess.run(["tar", "-czf", str(tarball), "-C", str(scratch), card_path.parent.name], check=True)
+"""
+    scratch.mkdir()
+    os.chown(scratch, RUNNER_UID, RUNNER_UID)
+    as_runner(["python3", "-c", script, str(tarball), str(scratch), str(ROOT)])

@@ -37,7 +37,9 @@ from tests.functional.test_action import (
 from tests.support.github_server import GitHubServer
 from tests.support.workflow_player import RUNNER_UID, Job, Runner, as_runner
 
-pytestmark = [pytest.mark.docker, pytest.mark.slow]
+# One xdist worker runs them all (pytest-xdist's `loadgroup`): one image build, no play racing
+# another for the machine's two cores.
+pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL_BASE_IMAGE = "specsnap-base:bookworm-slim"  # scripts/build-base-image.sh makes it
@@ -269,8 +271,8 @@ def test_the_fork_recipe_publishes_only_what_it_regraded(
     image: str, tmp_path: Path, github: GitHubServer
 ) -> None:
     """fork-evaluate.yml with the fork's read-only token, its artifact, then fork-publish.yml
-    from the workflow_run event: first with the artifact tampered with (a forged scorecard
-    claiming a pass), which is refused, then as part 1 left it, which is published."""
+    from the workflow_run event: first with the artifact tampered with (a forged scorecard,
+    its verdict turned around), which is refused, then as part 1 left it, which is published."""
     examples = ROOT / "docs" / "examples" / "workflows"
     fork_head = "e" * 40
     github.add_pull(REPO, 21, fork_head, fork="fork/agent", branch="fork-feature")
@@ -318,8 +320,9 @@ def test_the_fork_recipe_publishes_only_what_it_regraded(
 
 
 def forge_pass(tarball: Path, scratch: Path) -> None:
-    """What a fork can do to its artifact: claim a perfect score in a scorecard sealed again, so
-    its receipt's digest is right. Done as the runner's account, as GitHub's steps would."""
+    """What a fork can do to its artifact: turn its verdict around (a failing agent claims a
+    pass) in a scorecard sealed again, so its receipt's digest is right. Done as the runner's
+    account, as GitHub's steps would."""
     script = r"""
 import json, pathlib, subprocess, sys
 sys.path.insert(0, sys.argv[3])
@@ -329,8 +332,12 @@ subprocess.run(["tar", "-xzf", str(tarball), "-C", str(scratch)], check=True)
 (card_path,) = scratch.glob("*/scorecard.json")
 card = json.loads(card_path.read_text())
 for requirement in card["requirements"]:
-    requirement["passed"] = True
-card["scores"].update({"raw_retention": 1.0, "net_retention": 1.0, "pass": True})
+    requirement["passed"] = not requirement["passed"]
+scores = card["scores"]
+scores.update(
+    {"raw_retention": 1 - scores["raw_retention"], "net_retention": 1 - scores["net_retention"]}
+)
+scores["pass"] = not scores["pass"]
 card["receipt"].pop("scorecard_sha256")
 card_path.write_text(json.dumps(seal(card), indent=2))
 subprocess.run(["tar", "-czf", str(tarball), "-C", str(scratch), card_path.parent.name], check=True)

@@ -43,9 +43,10 @@ RUN /opt/specsnap/venv/bin/pip install --no-compile --no-deps --no-build-isolati
 
 # The bot: a small web service that runs as an unprivileged account of its own (docs/bot.md).
 FROM python AS bot
-RUN useradd --system --user-group --no-create-home --home-dir /nonexistent \
-      --shell /usr/sbin/nologin specsnap-bot
-USER specsnap-bot
+RUN groupadd --system --gid 61200 specsnap-bot \
+ && useradd --system --no-log-init --uid 61200 --gid 61200 --no-create-home \
+      --home-dir /nonexistent --shell /usr/sbin/nologin specsnap-bot
+USER 61200:61200
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s CMD ["/opt/specsnap/venv/bin/specsnap-bot", "health", "--port", "8080"]
 ENTRYPOINT ["/opt/specsnap/venv/bin/specsnap-bot", "serve", "--host", "0.0.0.0", "--port", "8080"]

@@ -48,8 +48,10 @@ RUN groupadd --system --gid 61200 specsnap-bot \
       --home-dir /nonexistent --shell /usr/sbin/nologin specsnap-bot
 USER 61200:61200
 EXPOSE 8080
-HEALTHCHECK --interval=30s --timeout=5s CMD ["/opt/specsnap/venv/bin/specsnap-bot", "health", "--port", "8080"]
-ENTRYPOINT ["/opt/specsnap/venv/bin/specsnap-bot", "serve", "--host", "0.0.0.0", "--port", "8080"]
+HEALTHCHECK --interval=30s --timeout=5s CMD ["/opt/specsnap/venv/bin/specsnap-bot", "health"]
+ENV SPECSNAP_BOT_PORT=8080
+ENTRYPOINT ["/opt/specsnap/venv/bin/specsnap-bot", "serve"]
+CMD ["--host", "0.0.0.0"]
 
 # The Action.
 FROM system AS action

@@ -29,7 +29,7 @@ from specsnap.agentenv.install import agent_path, install_agent
 from specsnap.agentenv.remote import RemoteEnvironment
 from specsnap.agents.base import use_agent_environment
 from specsnap.bot.respond import BotResult, Outcome, comment_event, handle_comment
-from specsnap.errors import SpecSnapError, UsageError
+from specsnap.errors import InfrastructureError, SpecSnapError, UsageError
 from specsnap.identity import account_named, current_user
 from specsnap.ownership import check_owner, hand_over, reclaim, workspace_owner
 from specsnap.publish.branch import publish_files
@@ -186,7 +186,10 @@ def _agent_environment(settings: Settings, gha: GitHubActions) -> Iterator[None]
         os.environ["PATH"] = agent_path(None)
         yield
         return
-    account = account_named(runs.load_run(_run_dir(settings)).agent_account) or current_user()
+    named = runs.load_run(_run_dir(settings)).agent_account
+    account = account_named(named) if named else current_user()
+    if account is None:
+        raise InfrastructureError(f"the run's agent account {named!r} does not exist here")
     prefix = Path(tempfile.mkdtemp(prefix="specsnap-agent-"))
     try:
         with gha.group(f"Install the agent (as {account.name}, into {prefix})"):

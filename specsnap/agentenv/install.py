@@ -7,9 +7,12 @@
 
 The command runs as the run's agent account, which cannot read the tier (hidden tests, reference
 solution, later amendments) nor any run record, with a fresh HOME and only the package managers'
-network settings of the environment (no API key). Afterwards every process of the account is
-ended, and the prefix is handed to root with no write bit for anyone else: the agent executes
-what it installed, but a session can neither change it nor leave anything in it for the next.
+network settings of the environment (no API key); never as root (refused). When SpecSnap itself
+is not root, that account is SpecSnap's own user, which can read the tier: such a scorecard is
+unofficial anyway, and says why (specsnap.identity.isolation_problems). Afterwards every process
+of the account is ended, and the prefix is handed to root with no write bit for anyone else: the
+agent executes what it installed, but a session can neither change it nor leave anything in it
+for the next.
 """
 
 from __future__ import annotations
@@ -84,6 +87,12 @@ def install_agent(
     """Run `command` in a copy of `source` as `account`, installing into the empty directory
     `prefix` (which every account can reach)."""
     out = log or sys.stdout
+    if account.uid == 0:
+        # Root reads everything: the tier's hidden tests, its solution, other runs' records.
+        raise UsageError(
+            "the agent is never installed as root; SpecSnap (as root) installs it as the run's "
+            "agent account (scripts/setup-accounts.sh creates them)"
+        )
     if any(prefix.iterdir()):
         raise UsageError(f"{prefix} is not empty: the agent is installed into a fresh prefix")
     prefix.chmod(0o755)

@@ -129,9 +129,11 @@ def health(port: int) -> None:
 @click.option("--name", default="SpecSnap", show_default=True, help="The App's name on GitHub.")
 @click.option("--homepage", required=True, help="A page about the App (your repository, say).")
 @click.option("--webhook-url", required=True, help="Where GitHub delivers (the receiver, public).")
-def manifest(name: str, homepage: str, webhook_url: str) -> None:
+@click.option("--redirect-url", help="Where GitHub sends the one-time code (default: homepage).")
+def manifest(name: str, homepage: str, webhook_url: str, redirect_url: str | None) -> None:
     """Print the App's manifest, to register it with GitHub (docs/bot.md)."""
-    click.echo(json.dumps(app_manifest(name, homepage, webhook_url), indent=2))
+    document = app_manifest(name, homepage, webhook_url, redirect_url)
+    click.echo(json.dumps(document, indent=2))
 
 
 if __name__ == "__main__":

@@ -20,12 +20,16 @@ PERMISSIONS = {
 EVENTS = ["issue_comment", "pull_request"]
 
 
-def app_manifest(name: str, homepage: str, webhook_url: str) -> dict[str, Any]:
-    """The manifest of a SpecSnap App called `name` whose receiver listens at `webhook_url`."""
+def app_manifest(
+    name: str, homepage: str, webhook_url: str, redirect_url: str | None = None
+) -> dict[str, Any]:
+    """The manifest of a SpecSnap App called `name` whose receiver listens at `webhook_url`;
+    GitHub sends the registration's one-time code to `redirect_url` (default `homepage`)."""
     return {
         "name": name,
         "url": homepage,
         "hook_attributes": {"url": webhook_url, "active": True},
+        "redirect_url": redirect_url or homepage,
         "public": False,
         "default_permissions": dict(PERMISSIONS),
         "default_events": list(EVENTS),

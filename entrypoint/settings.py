@@ -34,6 +34,7 @@ class Step(Enum):
     ALL = "all"
     BOT = "bot"
     SUBMIT = "submit"
+    BADGE = "badge"
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,8 @@ class Settings:
     time_limit_s: int | None
     scorecards: tuple[str, ...]  # globs, relative to the workspace
     badge_dir: Path | None
+    badge_branch: str
+    verify: bool
     fail_on: FailOn
     comment_mode: CommentMode
     comment_key: str
@@ -60,6 +63,7 @@ class Settings:
     api: ApiConfig | None  # None: no token, nothing can be written
     repository: str
     sha: str
+    server_url: str
     event_name: str
     event: Mapping[str, Any] = field(repr=False)
     pull_request: int | None
@@ -93,7 +97,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     scorecards = reader.lines("scorecards")
     if not scorecards and resolved_run is not None:
         scorecards = (str(resolved_run.relative_to(workspace) / "scorecard.json"),)
-    if step is Step.PUBLISH and not scorecards:
+    if step in (Step.PUBLISH, Step.BADGE) and not scorecards:
         reader.problem("scorecards", "", "one or more scorecard.json paths or globs")
 
     token = reader.text("github_token")
@@ -113,6 +117,8 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         time_limit_s=reader.integer("time_limit", minimum=1),
         scorecards=scorecards,
         badge_dir=workspace / badge_dir if badge_dir else None,
+        badge_branch=reader.text("badge_branch") or "specsnap-badge",
+        verify=reader.boolean("verify", default=False),
         fail_on=reader.choice("fail_on", FailOn, FailOn.NOT_PASSED),
         comment_mode=reader.choice("comment_mode", CommentMode, CommentMode.ALWAYS),
         comment_key=reader.text("comment_key") or "default",
@@ -122,13 +128,14 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         api=api,
         repository=env.get("GITHUB_REPOSITORY", ""),
         sha=env.get("GITHUB_SHA", ""),
+        server_url=env.get("GITHUB_SERVER_URL") or "https://github.com",
         event_name=event_name,
         event=reader.event(env.get("GITHUB_EVENT_PATH")),
         pull_request=reader.integer("pull_request", minimum=1),
         commit=reader.sha("commit"),
         run_url=_run_url(env),
     )
-    if step in (Step.PUBLISH, Step.ALL, Step.BOT) and not settings.repository:
+    if step in (Step.PUBLISH, Step.ALL, Step.BOT, Step.BADGE) and not settings.repository:
         reader.problem("GITHUB_REPOSITORY", "", "owner/name (set by the runner)", env_var=True)
     if reader.problems:
         raise InputError(reader.problems)

@@ -1,25 +1,24 @@
 #!/usr/bin/env bash
 # Build SpecSnap's Docker base image locally, without any container registry.
 #
-# The action's Dockerfile builds FROM a Debian bookworm image that already has Python, git,
-# Node.js/npm and CA certificates. Where a container registry is reachable, `debian:bookworm-slim`
-# serves (the Dockerfile installs the same packages on top). Where none is, this script makes an
-# equivalent image with debootstrap from the Debian mirror the host's apt already uses, and
-# imports it into the local Docker engine.
+# The action's Dockerfile builds FROM `debian:bookworm-slim` (pinned by digest) and installs
+# everything it needs on top. Where no container registry is reachable, this script makes an
+# equivalent image, a minimal Debian bookworm, with debootstrap from the Debian mirror the host's
+# apt already uses, and imports it into the local Docker engine; the Dockerfile then installs the
+# same packages on it as on the real base, so a build from it is a build from a cold cache.
 #
-# Usage: scripts/build-base-image.sh [IMAGE_TAG]       (default: specsnap-base:bookworm)
+# Usage: scripts/build-base-image.sh [IMAGE_TAG]       (default: specsnap-base:bookworm-slim)
 # Env:   DEBIAN_MIRROR  mirror URL (default: the first `URIs:`/`deb` entry of the host's apt sources)
 #        BASE_ROOTFS    work directory for the root filesystem (default: build/base-rootfs)
 # Needs: root, debootstrap, docker (a running engine).
 set -euo pipefail
 
-tag="${1:-specsnap-base:bookworm}"
+tag="${1:-specsnap-base:bookworm-slim}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 rootfs="${BASE_ROOTFS:-$here/build/base-rootfs}"
-# debootstrap resolves only plain dependencies (npm needs virtual packages), so it lays down a
-# minimal system and apt-get inside the chroot installs the rest.
+# Only what debian:bookworm-slim has, plus CA certificates so that the host's extra authorities
+# (below) can be added; the Dockerfile installs Python, git and the rest.
 bootstrap="ca-certificates"
-packages="python3 python3-venv git nodejs npm procps"
 
 fail() { echo "build-base-image: $*" >&2; exit 3; }
 
@@ -47,16 +46,6 @@ mkdir -p "$rootfs"
 echo "build-base-image: debootstrap bookworm from $mirror into $rootfs"
 debootstrap --variant=minbase --include="$bootstrap" bookworm "$rootfs" "$mirror" >"$rootfs.log" 2>&1 \
   || { tail -n 30 "$rootfs.log" >&2; fail "debootstrap failed (full log: $rootfs.log)"; }
-
-echo "build-base-image: apt-get install $packages"
-cp /etc/resolv.conf "$rootfs/etc/resolv.conf"
-mount -t proc proc "$rootfs/proc"
-trap 'umount "$rootfs/proc" 2>/dev/null || true' EXIT
-chroot "$rootfs" env DEBIAN_FRONTEND=noninteractive bash -c \
-  "apt-get update -qq && apt-get install -y -qq --no-install-recommends $packages" >>"$rootfs.log" 2>&1 \
-  || { tail -n 30 "$rootfs.log" >&2; fail "apt-get in the chroot failed (full log: $rootfs.log)"; }
-umount "$rootfs/proc"
-trap - EXIT
 
 # Trust the certificate authorities the host trusts beyond Debian's (a TLS-inspecting proxy on a
 # build network, say), so pip and npm inside the image reach their registries as the host does.

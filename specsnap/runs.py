@@ -138,14 +138,19 @@ def prepare_run(
     budget_tokens: int | None = None,
     stage: int | None = None,
     perturbations: str | list[str] | None = None,
+    check_agent: bool = True,
 ) -> Run:
     """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
 
     `stage` defaults to the one every evaluation runs (specsnap.stage); `perturbations` names
-    the kinds a Stage II run applies (default: all)."""
+    the kinds a Stage II run applies (default: all). `check_agent=False` defers the check of the
+    agent's name to its first session: an adapter that the agent's own install registers does
+    not exist before that install ran.
+    """
     from specsnap.agents.base import get_agent  # unknown agents are refused before any work
 
-    get_agent(agent)
+    if check_agent:
+        get_agent(agent)
     loaded = load_tier(tier)
     stage = default_stage() if stage is None else stage
     if stage not in STAGES:

@@ -7,20 +7,26 @@ forger can reseal an edited scorecard). With the run, the scorecard is rebuilt f
 session records and a regrade of the sandbox's HEAD by the same function the engine uses
 (`specsnap.report.build_scorecard`), and every key but the timings must come out the same:
 `official` and its reasons, sessions, tokens, requirements, gate, scores and grading facts.
+
+A run may come from elsewhere (the fork recipe's artifact), so its run.json is data, not a
+pointer to follow: the regrade uses the tier installed here, found by the run's tier id, and
+only when the digest the run recorded is that tier's. The tier directory the run names (a path
+on the machine that made it, or one an attacker chose, holding a grader that passes anything)
+is never read.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from pathlib import Path
 from typing import Any
 
 from specsnap.gitrepo import GitError, rev_parse
 from specsnap.receipt import scorecard_digest, tier_digest
-from specsnap.runs import load_run, regrade, session_breaches, session_records
+from specsnap.runs import Run, load_run, regrade, session_breaches, session_records
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.tiers import load_tier
 
@@ -98,14 +104,17 @@ def _consistency(document: dict[str, Any]) -> list[Check]:
 
 
 def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
-    run = load_run(run_dir)
+    run, tier_check = _with_installed_tier(load_run(run_dir), document)
+    if not tier_check.ok:
+        return [tier_check]  # another grader's verdict is no verdict: nothing is regraded
     try:
         head = rev_parse(run.sandbox)
     except GitError:
         head = None
     said = document["receipt"]["head_commit"]
     checks = [
-        Check("head_commit", head == said, f"{head}" + ("" if head == said else f" ≠ {said}"))
+        tier_check,
+        Check("head_commit", head == said, f"{head}" + ("" if head == said else f" ≠ {said}")),
     ]
     records = session_records(run)
     fresh = regrade(run, records, session_breaches(records, run), time.monotonic())
@@ -117,6 +126,29 @@ def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
     more = len(differences) - DIFFERENCES_SHOWN
     detail = "; ".join(differences[:DIFFERENCES_SHOWN]) + (f"; and {more} more" if more > 0 else "")
     return [*checks, Check("rebuild", False, detail)]
+
+
+def _with_installed_tier(run: Run, document: dict[str, Any]) -> tuple[Run, Check]:
+    """`run` pointed at the tier installed here, and whether it is the tier the run was made
+    with (same id as the scorecard's, same digest as the run recorded)."""
+    if run.tier_id != document["tier_id"]:
+        detail = f"the run is of {run.tier_id}, the scorecard of {document['tier_id']}"
+        return run, Check("run.tier", False, detail)
+    try:
+        installed = load_tier(run.tier_id)
+    except Exception as exc:  # no such tier here is a finding, not a crash
+        return run, Check("run.tier", False, f"cannot load {run.tier_id} here: {exc}")
+    digest = tier_digest(installed.root)
+    if digest != run.tier_sha256:
+        detail = (
+            f"the run was made with a {run.tier_id} digesting to {run.tier_sha256}, the "
+            f"installed one digests to {digest}"
+        )
+        return run, Check("run.tier", False, detail)
+    detail = f"the installed {run.tier_id}, with the digest the run recorded"
+    if Path(run.tier_dir).resolve() != installed.root.resolve():
+        detail += f" (the run names {run.tier_dir}, which is not used)"
+    return replace(run, tier_dir=str(installed.root)), Check("run.tier", True, detail)
 
 
 def differences_between(card: Any, rebuilt: Any, where: str = "") -> list[str]:

@@ -38,6 +38,7 @@ __all__ = [
     "get_agent",
     "known_agents",
     "register_agent",
+    "use_agent_environment",
 ]
 
 
@@ -126,6 +127,25 @@ AdapterFactory = Callable[[], AgentAdapter]
 _REGISTRY: dict[str, AdapterFactory] = {}
 
 
+class AgentEnvironment(Protocol):
+    """Adapters registered in another Python environment (the agent's own, installed from its
+    repository), served out of process: their code never runs in SpecSnap's process."""
+
+    def adapter_names(self) -> list[str]: ...
+
+    def adapter(self, name: str) -> AgentAdapter: ...
+
+
+_ENVIRONMENT: AgentEnvironment | None = None
+
+
+def use_agent_environment(environment: AgentEnvironment | None) -> None:
+    """Also offer the adapters of `environment` (None: stop offering them). Names registered in
+    SpecSnap's own environment win."""
+    global _ENVIRONMENT
+    _ENVIRONMENT = environment
+
+
 def register_agent(name: str) -> Callable[[AdapterFactory], AdapterFactory]:
     """Class decorator: make an adapter available by `name` (built-ins use this too)."""
 
@@ -143,18 +163,21 @@ def _load_entry_points() -> None:
 
 
 def known_agents() -> list[str]:
-    """Every registered adapter name, sorted."""
+    """Every registered adapter name (the agent environment's included), sorted."""
     _load_builtins()
     _load_entry_points()
-    return sorted(_REGISTRY)
+    others = _ENVIRONMENT.adapter_names() if _ENVIRONMENT is not None else []
+    return sorted({*_REGISTRY, *others})
 
 
 def get_agent(name: str) -> AgentAdapter:
     """The adapter registered as `name`; an unknown name lists the known ones."""
     known = known_agents()
-    if name not in _REGISTRY:
-        raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
-    return _REGISTRY[name]()
+    if name in _REGISTRY:
+        return _REGISTRY[name]()
+    if _ENVIRONMENT is not None and name in known:
+        return _ENVIRONMENT.adapter(name)
+    raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
 
 
 def _load_builtins() -> None:

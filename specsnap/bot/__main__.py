@@ -1,24 +1,37 @@
-"""`python -m specsnap.bot serve`: run the GitHub App webhook receiver (stdlib WSGI server).
+"""`specsnap-bot`: the GitHub App receiver as a service, its health check and its manifest.
 
-Configuration comes from the environment, so no secret appears on a command line:
-SPECSNAP_APP_ID, SPECSNAP_APP_PRIVATE_KEY_FILE (PEM), SPECSNAP_WEBHOOK_SECRET,
-GITHUB_API_URL (GitHub Enterprise; default GitHub.com) and SPECSNAP_WORKFLOW (default specsnap.yml).
-Put it behind a TLS-terminating reverse proxy; it listens on loopback by default.
+`serve` answers every webhook delivery at once and does the API work in worker threads
+(specsnap.bot.service), with `GET /healthz` for the container's health check. Configuration
+comes from the environment, so no secret appears on a command line: SPECSNAP_APP_ID,
+SPECSNAP_APP_PRIVATE_KEY_FILE (PEM), SPECSNAP_WEBHOOK_SECRET, GITHUB_API_URL (GitHub Enterprise;
+default GitHub.com) and SPECSNAP_WORKFLOW (default specsnap.yml). Put it behind a
+TLS-terminating reverse proxy; it listens on loopback unless told otherwise. How to deploy it:
+docs/bot.md.
 """
 
 from __future__ import annotations
 
+import json
 import os
-import sys
+import signal
+import threading
+import urllib.error
+import urllib.request
 from pathlib import Path
-from wsgiref.simple_server import make_server
+from socketserver import ThreadingMixIn
+from types import FrameType
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
 
 import click
 
 from specsnap.bot.app import AppConfig, AppHandler
-from specsnap.bot.webhook import make_app
+from specsnap.bot.heads import HeadLog
+from specsnap.bot.manifest import app_manifest
+from specsnap.bot.service import BotService
+from specsnap.bot.webhook import HEALTH_PATH, make_app
 
 DEFAULT_API_URL = "https://api.github.com"
+PORT_ENV = "SPECSNAP_BOT_PORT"
 
 
 def config_from_env(env: dict[str, str]) -> AppConfig:
@@ -47,6 +60,30 @@ def config_from_env(env: dict[str, str]) -> AppConfig:
     )
 
 
+class ThreadingServer(ThreadingMixIn, WSGIServer):
+    """One thread per connection: a slow client never holds up another delivery."""
+
+    daemon_threads = True
+
+
+class QuietHandler(WSGIRequestHandler):
+    """Logs requests without client addresses (the proxy's log has them)."""
+
+    def log_message(self, format: str, *args: object) -> None:
+        click.echo(f"specsnap bot: {format % args}", err=True)
+
+
+def build_receiver(
+    config: AppConfig, host: str, port: int, workers: int = 4
+) -> tuple[ThreadingServer, BotService]:
+    """The receiver's HTTP server (bound, not yet serving) and its service (not yet started)."""
+    heads = HeadLog()
+    service = BotService(AppHandler(config, heads), heads, workers=workers)
+    app = make_app(config.webhook_secret, service.receive, health=service.health)
+    server = make_server(host, port, app, server_class=ThreadingServer, handler_class=QuietHandler)
+    return server, service
+
+
 @click.group()
 def main() -> None:
     """The SpecSnap GitHub App."""
@@ -54,17 +91,49 @@ def main() -> None:
 
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
-@click.option("--port", default=8080, show_default=True, help="Port to listen on.")
-def serve(host: str, port: int) -> None:
-    """Receive webhook deliveries until interrupted."""
-    config = config_from_env(dict(os.environ))
-    app = make_app(config.webhook_secret, AppHandler(config))
-    with make_server(host, port, app) as server:
-        click.echo(f"specsnap bot: listening on http://{host}:{port}/", err=True)
-        try:
-            server.serve_forever()
-        except KeyboardInterrupt:
-            sys.exit(0)
+@click.option("--port", default=8080, show_default=True, envvar=PORT_ENV, help="Port to listen on.")
+@click.option("--workers", default=4, show_default=True, help="Threads doing the API work.")
+def serve(host: str, port: int, workers: int) -> None:
+    """Receive webhook deliveries until stopped (SIGTERM or SIGINT finish the queued work)."""
+    server, service = build_receiver(config_from_env(dict(os.environ)), host, port, workers)
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        # shutdown() waits for serve_forever() to return, so it cannot run on its thread.
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    service.start()
+    click.echo(f"specsnap bot: listening on http://{host}:{server.server_port}/", err=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+        service.stop()
+        click.echo("specsnap bot: stopped", err=True)
+
+
+@main.command()
+@click.option("--port", default=8080, show_default=True, envvar=PORT_ENV)
+def health(port: int) -> None:
+    """Exit 0 when the local receiver reports itself healthy (the container's health check)."""
+    url = f"http://127.0.0.1:{port}{HEALTH_PATH}"
+    try:
+        with urllib.request.urlopen(url, timeout=4) as response:
+            click.echo(response.read().decode().strip())
+    except (urllib.error.URLError, OSError) as exc:
+        raise click.ClickException(f"{url}: {exc}") from None
+
+
+@main.command()
+@click.option("--name", default="SpecSnap", show_default=True, help="The App's name on GitHub.")
+@click.option("--homepage", required=True, help="A page about the App (your repository, say).")
+@click.option("--webhook-url", required=True, help="Where GitHub delivers (the receiver, public).")
+@click.option("--redirect-url", help="Where GitHub sends the one-time code (default: homepage).")
+def manifest(name: str, homepage: str, webhook_url: str, redirect_url: str | None) -> None:
+    """Print the App's manifest, to register it with GitHub (docs/bot.md)."""
+    document = app_manifest(name, homepage, webhook_url, redirect_url)
+    click.echo(json.dumps(document, indent=2))
 
 
 if __name__ == "__main__":

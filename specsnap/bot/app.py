@@ -1,9 +1,10 @@
 """The GitHub App side of the bot: authenticate as an installation and start evaluations.
 
-A verified `issue_comment` delivery is answered through the installation's token (permission
-check, reaction, reply); an accepted command starts the agent repository's evaluation workflow
-with `workflow_dispatch` (inputs `pull_request`, `commit`, `tier`, `seed`) on its default branch,
-and the reply links the run GitHub created.
+A queued `issue_comment` delivery (specsnap.bot.service) is answered through the installation's
+token (permission check, reaction, reply); an accepted command starts the agent repository's
+evaluation workflow with `workflow_dispatch` (inputs `pull_request`, `commit`, `tier`, `seed`)
+on its default branch, and the reply links the run GitHub created. The commit is the pull
+request's head when the comment was written (specsnap.bot.heads).
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from github import Auth, Github, GithubIntegration
 from github.Repository import Repository
 
 from specsnap.bot.command import RunCommand
-from specsnap.bot.respond import Outcome, comment_event, handle_comment
+from specsnap.bot.heads import HeadLog, pin_head
+from specsnap.bot.respond import CommentEvent, comment_event, current_head, handle_comment
 from specsnap.bot.webhook import Delivery
 from specsnap.errors import SpecSnapError
 from specsnap.publish.github import ApiConfig, api_call, connect, get_repository
@@ -31,21 +33,20 @@ class AppConfig:
 
 
 class AppHandler:
-    """A webhook `Handler` (see specsnap.bot.webhook) for the SpecSnap GitHub App."""
+    """Does the API work for one queued delivery (a `Worker` of specsnap.bot.service)."""
 
-    def __init__(self, config: AppConfig) -> None:
+    def __init__(self, config: AppConfig, heads: HeadLog) -> None:
         self.config = config
+        self.heads = heads
         self._integration = GithubIntegration(
             auth=Auth.AppAuth(config.app_id, config.private_key), base_url=config.api_url
         )
 
-    def __call__(self, delivery: Delivery) -> tuple[int, str]:
-        if delivery.event == "ping":
-            return 200, "pong"
+    def __call__(self, delivery: Delivery) -> str:
         event = comment_event(delivery.payload) if delivery.event == "issue_comment" else None
         installation = (delivery.payload.get("installation") or {}).get("id")
         if event is None or installation is None:
-            return 202, f"ignored {delivery.event}"
+            return f"ignored {delivery.event}"
         try:
             repo = get_repository(self._installation_client(int(installation)), event.repository)
             result = handle_comment(
@@ -53,10 +54,20 @@ class AppHandler:
                 event,
                 lambda cmd, pr, sha: self._dispatch(repo, cmd, pr, sha),
                 self.config.prefix,
+                pin=self._pin,
             )
         except SpecSnapError as exc:
-            return 500, f"could not handle the comment: {exc}"
-        return (202 if result.outcome is Outcome.IGNORED else 200), result.outcome.value
+            return f"could not handle the comment: {exc}"
+        return result.outcome.value
+
+    def _pin(self, repo: Repository, event: CommentEvent) -> str:
+        return pin_head(
+            self.heads,
+            event.repository,
+            event.number,
+            event.created_at,
+            lambda: current_head(repo, event),
+        )
 
     def _installation_client(self, installation_id: int) -> Github:
         with api_call(f"authenticating as installation {installation_id}", writing=False):

@@ -36,6 +36,14 @@ def refused(author: str, permission: str) -> str:
     )
 
 
+def head_moved(author: str, now: str) -> str:
+    return (
+        f"{mention(author)} this pull request changed after your command (its head is now "
+        f"{code(now[:12])}), so nothing was started: the command stands for the commit you saw. "
+        "Comment again to evaluate the new head."
+    )
+
+
 def invalid(author: str, problem: str) -> str:
     """`problem` is a CommandError's message: Markdown whose outside text is in code spans."""
     return f"{mention(author)} I could not read that command: {problem}"

@@ -1,7 +1,9 @@
 """Acting on a `/specsnap` comment: permission check, reaction, reply, and starting the run.
 
 Shared by the `issue_comment` workflow (the run to link is the workflow run itself) and the
-GitHub App webhook receiver (which starts the evaluation workflow by `workflow_dispatch`).
+GitHub App webhook receiver (which starts the evaluation workflow by `workflow_dispatch`). The
+commit evaluated is the pull request's head when the comment was written, as the front end pins
+it (`Pinner`; the App's from its record of `pull_request` deliveries, specsnap.bot.heads).
 Only users whose repository permission is `admin` or `write` (maintainers report `write`) may
 start an evaluation: it runs the pull request's code with the repository's secrets.
 """
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from enum import Enum
 from typing import Any
 
@@ -18,6 +21,7 @@ from github.Repository import Repository
 
 from specsnap.bot import replies
 from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_command
+from specsnap.bot.heads import HeadMoved
 from specsnap.publish.github import api_call
 
 WRITE_PERMISSIONS = frozenset({"admin", "write"})
@@ -34,6 +38,7 @@ class CommentEvent:
     author: str
     author_type: str
     body: str
+    created_at: datetime | None = None  # when the comment was written (the payload's word)
 
 
 class Outcome(Enum):
@@ -56,6 +61,8 @@ class BotResult:
 #: Starts the evaluation of `head_sha` for `command` on pull request `number`; returns the URL
 #: of the run to link in the reply (None when it is not known).
 Starter = Callable[[RunCommand, int, str], "str | None"]
+#: The commit the comment is about (raises HeadMoved when that cannot be told).
+Pinner = Callable[[Repository, "CommentEvent"], str]
 
 
 def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
@@ -64,6 +71,7 @@ def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
         return None
     comment, issue = payload["comment"], payload["issue"]
     user = comment.get("user") or {}
+    written = comment.get("created_at")
     return CommentEvent(
         repository=payload.get("repository", {}).get("full_name", ""),
         number=int(issue["number"]),
@@ -72,13 +80,30 @@ def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
         author=str(user.get("login", "")),
         author_type=str(user.get("type", "User")),
         body=str(comment.get("body") or ""),
+        created_at=(
+            datetime.fromisoformat(written.replace("Z", "+00:00"))
+            if isinstance(written, str)
+            else None
+        ),
     )
 
 
+def current_head(repo: Repository, event: CommentEvent) -> str:
+    """The pull request's head commit now (the workflow front end's pin: its job starts within
+    seconds of the comment)."""
+    with api_call(f"reading pull request #{event.number}", writing=False):
+        return str(repo.get_pull(event.number).head.sha)
+
+
 def handle_comment(
-    repo: Repository, event: CommentEvent, start: Starter, prefix: str = "/specsnap"
+    repo: Repository,
+    event: CommentEvent,
+    start: Starter,
+    prefix: str = "/specsnap",
+    pin: Pinner = current_head,
 ) -> BotResult:
-    """Parse, check permission, react, start and reply; each step's result in BotResult."""
+    """Parse, check permission, pin the commit, react, start and reply; each step's result in
+    BotResult."""
     if event.author_type == "Bot":
         return BotResult(Outcome.IGNORED)  # never answer bots, our own replies included
     try:
@@ -99,8 +124,11 @@ def handle_comment(
         reply = _reply(repo, event, replies.refused(event.author, permission))
         return BotResult(Outcome.REFUSED, command, reply_url=reply)
 
-    with api_call(f"reading pull request #{event.number}", writing=False):
-        head_sha = repo.get_pull(event.number).head.sha
+    try:
+        head_sha = pin(repo, event)
+    except HeadMoved as exc:
+        reply = _reply(repo, event, replies.head_moved(event.author, exc.now), "confused")
+        return BotResult(Outcome.INVALID, command, reply_url=reply)
     _react(repo, event, "rocket")
     run_url = start(command, event.number, head_sha)
     reply = _reply(repo, event, replies.started(event.author, command, head_sha, run_url))

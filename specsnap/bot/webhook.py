@@ -8,7 +8,9 @@ a delivery id seen before is refused as a replay. Deliveries the bot does not ac
 acknowledged (202) and dropped.
 
 Status codes: 401 unsigned or wrong signature; 400 malformed or stale; 409 replayed; 413 too
-large; 405 not POST; 202 ignored; 200 handled.
+large; 405 neither a POST nor the health check; then whatever the handler answers (202 queued or
+ignored, 200 handled, 503 busy). `GET /healthz` answers the service's health as JSON: 200 when
+healthy, 503 when not.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Protocol
 
 #: GitHub caps webhook payloads at 25 MB.
 MAX_BODY = 25 * 1024 * 1024
@@ -132,7 +134,16 @@ _REASONS = {
     409: "Conflict",
     413: "Payload Too Large",
     500: "Internal Server Error",
+    503: "Service Unavailable",
 }
+HEALTH_PATH = "/healthz"
+
+
+class HealthReport(Protocol):
+    @property
+    def ok(self) -> bool: ...
+
+    def as_dict(self) -> dict[str, Any]: ...
 
 
 def make_app(
@@ -142,22 +153,30 @@ def make_app(
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     max_age: timedelta = DEFAULT_MAX_AGE,
     guard: ReplayGuard | None = None,
+    health: Callable[[], HealthReport] | None = None,
 ) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
-    """A WSGI application receiving deliveries at any path; refuses to start without a secret."""
+    """A WSGI application receiving deliveries at any path (and, given `health`, answering
+    `GET /healthz`); refuses to start without a secret."""
     if not secret:
         raise ValueError("a webhook secret is required: unsigned deliveries are never accepted")
     replay_guard = guard or ReplayGuard()
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
-        def answer(status: int, text: str) -> list[bytes]:
+        def answer(status: int, text: str, kind: str = "text/plain") -> list[bytes]:
             body = (text + "\n").encode()
             start_response(
                 f"{status} {_REASONS.get(status, 'Error')}",
-                [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))],
+                [("Content-Type", f"{kind}; charset=utf-8"), ("Content-Length", str(len(body)))],
             )
             return [body]
 
-        if environ.get("REQUEST_METHOD") != "POST":
+        method = environ.get("REQUEST_METHOD")
+        if health is not None and method == "GET" and environ.get("PATH_INFO") == HEALTH_PATH:
+            report = health()
+            return answer(
+                200 if report.ok else 503, json.dumps(report.as_dict()), "application/json"
+            )
+        if method != "POST":
             return answer(405, "POST webhook deliveries here")
         try:
             length = int(environ.get("CONTENT_LENGTH") or 0)

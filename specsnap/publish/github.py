@@ -102,16 +102,46 @@ def get_repository(github: Github, full_name: str) -> Repository:
         return github.get_repo(full_name)
 
 
-def upsert_comment(
-    repo: Repository, number: int, marker: str, body: str, *, create: bool = True
-) -> CommentResult | None:
-    """Edit the comment on `number` that carries `marker`, or create it (when `create`).
+def token_login(repo: Repository) -> str:
+    """The login the token writes as (`github-actions[bot]` for a workflow's token).
 
-    The oldest marked comment is the sticky one; it is edited in place, never duplicated.
+    GraphQL's `viewer` answers for every kind of token; REST's `GET /user` refuses installation
+    tokens (GITHUB_TOKEN, a GitHub App's).
+    """
+    with api_call("reading who the token is", writing=False):
+        _, data = repo.requester.graphql_query("query { viewer { login } }", {})
+    login = ((data.get("data") or {}).get("viewer") or {}).get("login")
+    if not isinstance(login, str) or not login:
+        raise PublishError(f"GitHub did not say who the token is: {data}")
+    return login
+
+
+def upsert_comment(
+    repo: Repository,
+    number: int,
+    marker: str,
+    body: str,
+    *,
+    author: str,
+    create: bool = True,
+) -> CommentResult | None:
+    """Edit the comment on `number` that carries `marker` and was written by `author` (the
+    token's own login), or create it (when `create`).
+
+    Anyone can write the marker into a comment; only the token's own comment is edited, so
+    SpecSnap never edits, or is steered by, a comment someone else planted. The oldest of its
+    own marked comments is the sticky one; it is edited in place, never duplicated.
     """
     issue = repo.get_issue(number)
     with api_call(f"reading the comments of #{number}", writing=False):
-        existing = next((c for c in issue.get_comments() if marker in (c.body or "")), None)
+        existing = next(
+            (
+                c
+                for c in issue.get_comments()
+                if marker in (c.body or "") and c.user is not None and c.user.login == author
+            ),
+            None,
+        )
     if existing is not None:
         with api_call(f"editing comment {existing.id} on #{number}", writing=True):
             existing.edit(body)
@@ -169,6 +199,16 @@ class PullRequestInfo:
     head_sha: str
     base_ref: str
     fork: bool
+
+
+def find_pull_request(repo: Repository, head_label: str, head_sha: str) -> int | None:
+    """The open pull request whose head is `head_label` (`owner:branch`) at `head_sha`: how a
+    `workflow_run` event names a fork's pull request (its `pull_requests` list is empty)."""
+    with api_call(f"finding the pull request of {head_label}", writing=False):
+        for pull in repo.get_pulls(state="open", head=head_label):
+            if pull.head.sha == head_sha:
+                return int(pull.number)
+    return None
 
 
 def pull_request_info(repo: Repository, number: int) -> PullRequestInfo:

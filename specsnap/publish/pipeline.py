@@ -20,8 +20,10 @@ from specsnap.publish.github import (
     WriteDenied,
     create_check_run,
     find_base_snapshots,
+    find_pull_request,
     get_repository,
     pull_request_info,
+    token_login,
     upsert_comment,
 )
 from specsnap.publish.policy import FailOn, any_fails, conclusion
@@ -58,6 +60,7 @@ class PublishOptions:
     check_name: str = "SpecSnap"
     fail_on: FailOn = FailOn.NOT_PASSED
     run_url: str | None = None
+    note: str | None = None  # shown at the top of what is published (e.g. how it was verified)
 
 
 @dataclass(frozen=True)
@@ -86,13 +89,17 @@ def publish_scorecards(
     if github is None:
         degraded = "no GitHub token was given, so nothing was published to GitHub"
     repo = get_repository(github, target.repository) if github else None
+    if repo is not None and target.head_label:
+        number = find_pull_request(repo, target.head_label, target.head_sha)
+        target = replace(target, pull_request=number, head_label=None, base_ref="")
     if repo is not None and target.needs_lookup and target.pull_request is not None:
         info = pull_request_info(repo, target.pull_request)
         target = replace(target, head_sha=target.head_sha or info.head_sha, base_ref=info.base_ref)
     deltas, warnings = _deltas(repo, target, cards)
     context = RenderContext(
-        options.run_url, target.head_sha, target.base_ref or None, None, tuple(not_evaluated)
-    )
+        options.run_url, target.head_sha, target.base_ref or None, options.note,
+        tuple(not_evaluated),
+    )  # fmt: skip
 
     written = _Written()
     if repo is not None and degraded is None:
@@ -101,7 +108,8 @@ def publish_scorecards(
         except WriteDenied as exc:
             degraded = str(exc)
     if degraded is not None:
-        context = replace(context, notice=f"Not published to GitHub: {degraded}.")
+        notice = f"Not published to GitHub: {degraded}."
+        context = replace(context, notice=" ".join(filter(None, (notice, options.note))))
     return PublishResult(
         summary=render_summary(cards, deltas, context),
         comment_url=written.comment.url if written.comment else None,
@@ -159,7 +167,10 @@ def _write(
     body = render_comment(cards, deltas, context, options.comment_key)
     marker = comment_marker(options.comment_key)
     create = wants_new_comment(options, cards, deltas)
-    written.comment = upsert_comment(repo, target.pull_request, marker, body, create=create)
+    author = token_login(repo)  # only our own comment is ours to edit
+    written.comment = upsert_comment(
+        repo, target.pull_request, marker, body, author=author, create=create
+    )
 
 
 def wants_new_comment(

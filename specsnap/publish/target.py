@@ -3,7 +3,10 @@
 - pull_request (same repository), pull_request_target: PR and head commit from the payload;
 - pull_request from a fork: the same, but the token is read-only, so publishing degrades;
 - issue_comment on a pull request: PR from the payload, head commit and base looked up via API;
-- workflow_run (the fork recipe): head commit from the payload, PR from the payload or input;
+- workflow_run (the fork recipe): head commit from the payload; the PR from the payload's
+  `pull_requests`, or (a fork's, which GitHub leaves out there) the open PR whose head is the
+  payload's `head_repository` owner and `head_branch` at that commit, looked up through the API.
+  Never from an artifact: what the evaluated workflow wrote is the fork's to choose;
 - push, workflow_dispatch, schedule: `GITHUB_SHA`, and a PR only when given as input.
 
 The `pull_request` and `commit` inputs override what the event says.
@@ -23,6 +26,7 @@ class Target:
     pull_request: int | None
     base_ref: str | None  # the branch whose scores are the baseline ("" = look it up)
     read_only_reason: str | None = None  # why the token cannot write, when known up front
+    head_label: str | None = None  # `owner:branch`: find the PR whose head it is (at head_sha)
 
     @property
     def needs_lookup(self) -> bool:
@@ -45,6 +49,7 @@ def target_from_event(
         target = replace(
             target,
             pull_request=pull_request,
+            head_label=None,
             head_sha=target.head_sha if same else "",
             base_ref=target.base_ref if same else "",
         )
@@ -84,5 +89,10 @@ def _from_payload(event_name: str, payload: Mapping[str, Any], repository: str, 
                 int(pulls[0]["number"]),
                 pulls[0].get("base", {}).get("ref", ""),
             )
-        return Target(repository, run.get("head_sha", sha), None, None)
+        owner = ((run.get("head_repository") or {}).get("owner") or {}).get("login")
+        branch = run.get("head_branch")
+        label = (
+            f"{owner}:{branch}" if owner and branch and run.get("event") == "pull_request" else None
+        )
+        return Target(repository, run.get("head_sha", sha), None, None, head_label=label)
     return Target(repository, sha, None, None)

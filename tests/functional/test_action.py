@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,6 +29,7 @@ from tests.support.github_server import GitHubServer
 from tests.support.scorecards import many_violations, write_fixture
 
 ROOT = Path(__file__).resolve().parents[2]
+AGENT_REPO = ROOT / "tests" / "fixtures" / "agent-repo"
 REPO, HEAD, MERGE = "octo/agent", "a" * 40, "9" * 40
 TOKEN = "ghs_rw"
 MARKER = "<!-- specsnap:comment:default -->"
@@ -435,21 +437,60 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
 
 
 @pytest.mark.slow
-def test_the_all_step_runs_one_whole_tier(tmp_path: Path, github: GitHubServer) -> None:
+def test_the_all_step_evaluates_the_pull_requests_own_agent(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    shutil.copytree(AGENT_REPO, workspace)
     result = run_action(
-        tmp_path / "ws",
+        workspace,
         github,
         step="all",
         tier="tier-2",
         seed="3",
-        agent="amnesiac",
-        agent_install="echo installing the agent > installed.txt",
+        agent="tinyagent",  # registered by the install below, not known to SpecSnap before
+        agent_install="pip install --quiet .",
+        fail_on="never",
+        timeout=600,
     )
-    assert result.code in (0, 1), result.stdout + result.stderr
-    assert (tmp_path / "ws" / "installed.txt").read_text() == "installing the agent\n"
-    assert "::group::Session 2" in result.stdout
-    scorecard = json.loads((tmp_path / "ws" / result.outputs["scorecard_path"]).read_text())
-    assert scorecard["agent"]["name"] == "amnesiac" and len(scorecard["sessions"]) == 2
-    assert result.outputs["pass"] == ("true" if scorecard["scores"]["pass"] else "false")
-    assert result.code == (0 if scorecard["scores"]["pass"] else 1)
+    assert result.code == 0, result.stdout + result.stderr
+    assert "::group::Install the agent (as dev" in result.stdout
+    assert not (workspace / "build").exists()  # it installed from a copy, not the checkout
+    run_dir = workspace / ".specsnap" / "runs" / "tier-2-seed-3"
+    card = json.loads((run_dir / "scorecard.json").read_text())
+    assert card["agent"]["name"] == "tinyagent"
+    sessions = card["sessions"]
+    assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"]
+    records = [
+        json.loads((run_dir / "sessions" / str(n) / "session.json").read_text()) for n in (1, 2)
+    ]
+    reported = [r["tokens_reported"] for r in records]  # what its adapter's usage() read
+    assert [(t["input"], t["source"]) for t in reported] == [(10, "reported"), (20, "reported")]
+    seen = [
+        json.loads((run_dir / "sessions" / str(n) / "stdout.log").read_text().splitlines()[0])
+        for n in (1, 2)
+    ]
+    for facts in seen:
+        assert "/specsnap-agent-" in facts["python"] and "/venv/bin/python" in facts["python"]
+        assert str(ROOT / ".venv") not in facts["path"] and sys.prefix not in facts["path"]
+        assert facts["pytest"] is None  # the grader's pytest is SpecSnap's, not the agent's
+        assert facts["uid"] != 0 and facts["prompt_read"]
     assert len(ours(github)) == 1 and len(github.repos[REPO].check_runs) == 1
+
+
+def test_a_run_without_its_api_key_is_not_evaluated_and_said_so(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    common = {"tier": "2", "seed": "4", "agent": "claude-code", "pass_env": "ANTHROPIC_API_KEY"}
+    prepared = run_action(workspace, github, step="prepare", **common)
+    assert prepared.code == 0, prepared.stdout + prepared.stderr
+    assert prepared.outputs["evaluated"] == "false"
+    session = run_action(workspace, github, step="session", session="1", **common)
+    assert session.code == 0 and session.outputs["evaluated"] == "false"
+    published = run_action(workspace, github, step="publish", **common)
+    assert published.code == 0, published.stdout + published.stderr
+    (comment,) = ours(github)
+    assert "not evaluated" in comment["body"] and "no API key" in comment["body"]
+    assert "0.0%" not in comment["body"]
+    assert github.repos[REPO].check_runs == {}

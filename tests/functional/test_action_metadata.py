@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import tomllib
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -108,9 +109,31 @@ def test_the_entrypoint_sets_only_declared_outputs() -> None:
     assert set(OUTPUTS) <= written, f"declared but never set: {set(OUTPUTS) - written}"
 
 
-def test_the_action_is_a_docker_action_built_from_the_dockerfile() -> None:
-    assert ACTION["runs"] == {"using": "docker", "image": "Dockerfile"}
+def test_the_action_runs_the_released_image_of_this_version() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert ACTION["runs"] == {
+        "using": "docker",
+        "image": f"docker://ghcr.io/specsnap/specsnap:v{version}",
+    }
     assert INPUTS["github_token"]["default"] == "${{ github.token }}"
+    release = (ROOT / ".github" / "workflows" / "release.yml").read_text()
+    assert (
+        'tags: ["v*"]' in release and "ghcr.io/${{ github.repository_owner }}/specsnap:" in release
+    )
+
+
+def test_every_action_is_pinned_by_commit_and_dependabot_keeps_them_current() -> None:
+    files = [*(ROOT / ".github" / "workflows").glob("*.yml")]
+    files += (ROOT / "docs" / "examples" / "workflows").glob("*.yml")
+    for path in files:
+        for uses in re.findall(r"uses: (\S+)", path.read_text()):
+            if uses.startswith(("./", "docker://", "specsnap/specsnap")):
+                continue  # SpecSnap's own, released together at one version
+            assert re.search(r"@[0-9a-f]{40}$", uses), f"{path.name}: {uses} is not pinned by SHA"
+    ecosystems = yaml.safe_load((ROOT / ".github" / "dependabot.yml").read_text())["updates"]
+    assert {"github-actions", "docker", "pip", "npm"} <= {
+        u["package-ecosystem"] for u in ecosystems
+    }
 
 
 @pytest.mark.slow

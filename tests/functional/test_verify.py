@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from specsnap.receipt import seal
+from specsnap.receipt import seal, tier_digest
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
 
@@ -130,3 +130,31 @@ def test_an_edit_without_resealing_fails_the_digest(run_dir: Path, tmp_path: Pat
     code, lines = verify(forged(run_dir, tmp_path, more_tokens, reseal=False))
     assert code == 1
     assert lines[0].startswith("FAIL scorecard_sha256: recomputed ")
+
+
+def test_a_run_naming_another_tier_directory_is_regraded_with_the_installed_tier(
+    run_dir: Path, tmp_path: Path
+) -> None:
+    """A run from elsewhere (the fork recipe's artifact) names the tier directory its grader
+    came from: one with a grader that passes anything. Verify never reads it."""
+    evil_tier = tmp_path / "tier-90"
+    shutil.copytree(FIXTURE_TIERS / "tier-90", evil_tier)
+    for test in (evil_tier / "grader").glob("test_*.py"):
+        test.write_text("def test_anything():\n    assert True\n")
+    forged_run = tmp_path / "run"
+    shutil.copytree(run_dir, forged_run, symlinks=True)
+    record = json.loads((forged_run / "run.json").read_text())
+    (forged_run / "run.json").write_text(json.dumps({**record, "tier_dir": str(evil_tier)}))
+    code, lines = verify(forged_run / "scorecard.json", forged_run)
+    assert code == 0, lines  # regraded with the installed tier: the true result, rebuilt
+    (tier_line,) = [line for line in lines if "run.tier:" in line]
+    assert tier_line.startswith("ok   run.tier: the installed tier-90")
+    assert f"the run names {evil_tier}, which is not used" in tier_line
+
+    record["tier_dir"], record["tier_sha256"] = str(evil_tier), tier_digest(evil_tier)
+    (forged_run / "run.json").write_text(json.dumps(record))
+    code, lines = verify(forged_run / "scorecard.json", forged_run)
+    assert code == 1
+    (tier_line,) = [line for line in lines if "run.tier:" in line]
+    assert tier_line.startswith("FAIL run.tier: the run was made with a tier-90 digesting to ")
+    assert not any("rebuild:" in line for line in lines)  # another grader: nothing regraded

@@ -138,6 +138,23 @@ def _get_pull(req: Request) -> Response:
     )
 
 
+def _list_pulls(req: Request) -> Response:
+    """`GET /repos/{repo}/pulls`, filtered by `state` and `head` (`owner:branch`) as GitHub does."""
+    state = req.q("state", "open")
+    head = req.q("head")
+    pulls = []
+    for number in sorted(req.r.pulls):
+        pull = req.r.pulls[number]
+        owner = pull["head"]["repo"]["owner"]["login"]
+        if state != "all" and pull["state"] != state:
+            continue
+        if head and head != f"{owner}:{pull['head']['ref']}":
+            continue
+        pulls.append(_get_pull(Request(req.server, req.r, {"number": str(number)}, {}, None,
+                                       req.auth, req.path))[2])  # fmt: skip
+    return _paginate(req, pulls)
+
+
 def _validate_output(output: Any) -> Response | None:
     if output is None:
         return None
@@ -310,6 +327,7 @@ ROUTES = [
     _route("GET", "/repos/{repo}/issues/comments/{id}", _get_comment),
     _route("PATCH", "/repos/{repo}/issues/comments/{id}", _edit_comment),
     _route("POST", "/repos/{repo}/issues/comments/{id}/reactions", _create_reaction),
+    _route("GET", "/repos/{repo}/pulls", _list_pulls),
     _route("GET", "/repos/{repo}/pulls/{number}", _get_pull),
     _route("POST", "/repos/{repo}/check-runs", _create_check_run),
     _route("PATCH", "/repos/{repo}/check-runs/{id}", _update_check_run),

@@ -130,7 +130,14 @@ class GitHubServer:
         return repo
 
     def add_pull(
-        self, full_name: str, number: int, head_sha: str, *, base: str = "main", fork: str = ""
+        self,
+        full_name: str,
+        number: int,
+        head_sha: str,
+        *,
+        base: str = "main",
+        fork: str = "",
+        branch: str = "feature",
     ) -> Json:
         repo = self.repos[full_name]
         head_repo = fork or full_name
@@ -139,7 +146,7 @@ class GitHubServer:
             "state": "open",
             "title": f"Pull request {number}",
             "user": {"login": "contributor", "id": 7, "type": "User"},
-            "head": {"sha": head_sha, "ref": "feature", "repo": self._repo_stub(head_repo)},
+            "head": {"sha": head_sha, "ref": branch, "repo": self._repo_stub(head_repo)},
             "base": {"sha": "b" * 40, "ref": base, "repo": self._repo_stub(full_name)},
         }
         repo.pulls[number] = pull
@@ -175,6 +182,8 @@ class GitHubServer:
     ) -> tuple[int, Json, Any]:
         url = urlsplit(raw_path)
         path = url.path
+        if method == "POST" and path == self.graphql_path:
+            return self._graphql(headers, body)
         if self.prefix:
             if not path.startswith(self.prefix + "/"):
                 return 404, {}, {"message": "Not Found"}
@@ -241,6 +250,28 @@ class GitHubServer:
                     fault.times -= 1
                     return fault
         return None
+
+    @property
+    def graphql_path(self) -> str:
+        """Where GitHub serves GraphQL: `/graphql`, or `/api/graphql` beside GHES's `/api/v3`."""
+        return self.prefix.removesuffix("/v3") + "/graphql"
+
+    def _graphql(self, headers: Any, body: bytes) -> tuple[int, Json, Any]:
+        """The one query SpecSnap makes, `viewer { login }`, as GitHub answers it; any other
+        query gets GraphQL's error shape."""
+        auth = self._authenticate(headers.get("Authorization", ""), "/graphql")
+        if isinstance(auth, tuple):
+            status, extra, data = auth
+        else:
+            query = (json.loads(body or b"{}") or {}).get("query", "")
+            if re.fullmatch(r"\s*(query\s*)?\{\s*viewer\s*\{\s*login\s*\}\s*\}\s*", query):
+                status, extra, data = 200, {}, {"data": {"viewer": {"login": auth["login"]}}}
+            else:
+                error = {"message": "unsupported by the loopback server", "type": "UNSUPPORTED"}
+                status, extra, data = 200, {}, {"errors": [error]}
+        with self._lock:
+            self.requests.append(Recorded("POST", "/graphql", {}, None, status))
+        return status, extra, data
 
     # -- resource helpers -----------------------------------------------------------------
     def url(self, path: str) -> str:

@@ -1,28 +1,28 @@
-"""The GitHub App receiver over real HTTP: signed delivery in, installation token, dispatch out."""
+"""The GitHub App receiver over real HTTP, wired as `specsnap-bot serve` wires it: a signed
+delivery is answered at once, the API work (installation token, permission, dispatch, reply)
+happens after in a worker, and the commit is the pull request's head when the comment was
+written."""
 
 from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
 import pytest
 import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
-from specsnap.bot.app import AppConfig, AppHandler
-from specsnap.bot.webhook import make_app, signature
+from specsnap.bot.__main__ import build_receiver
+from specsnap.bot.app import AppConfig
+from specsnap.bot.webhook import signature
 from tests.support.github_server import GitHubServer
 
 REPO, HEAD, SECRET, APP_ID = "octo/agent", "f" * 40, b"app-secret", 4242
-
-
-class Quiet(WSGIRequestHandler):
-    def log_message(self, format: str, *args: object) -> None:
-        return
+REVIEWED, PUSHED_LATER = "a" * 40, "b" * 40
 
 
 @pytest.fixture
@@ -51,7 +51,8 @@ def github() -> Iterator[GitHubServer]:
 @pytest.fixture
 def receiver(github: GitHubServer) -> Iterator[str]:
     config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
-    server = make_server("127.0.0.1", 0, make_app(SECRET, AppHandler(config)), handler_class=Quiet)
+    server, service = build_receiver(config, "127.0.0.1", 0, workers=2)
+    service.start()
     thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
@@ -59,6 +60,15 @@ def receiver(github: GitHubServer) -> Iterator[str]:
     finally:
         server.shutdown()
         server.server_close()
+        service.stop(timeout=10)
+
+
+def eventually(condition: object, seconds: float = 20.0) -> None:
+    """Wait until `condition()` is true: the workers act after the answer."""
+    deadline = time.monotonic() + seconds
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "the worker did not act in time"
+        time.sleep(0.05)
 
 
 def deliver(
@@ -76,9 +86,12 @@ def deliver(
     return requests.post(url, data=body, headers=headers, timeout=30)
 
 
+def stamp(age: timedelta) -> str:
+    return (datetime.now(UTC) - age).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def comment(github: GitHubServer, body: str, age: timedelta = timedelta(seconds=5)) -> dict:
     posted = github.add_comment(REPO, 12, body, login="dev")
-    stamp = (datetime.now(UTC) - age).strftime("%Y-%m-%dT%H:%M:%SZ")
     return {
         "action": "created",
         "installation": {"id": 31},
@@ -87,24 +100,72 @@ def comment(github: GitHubServer, body: str, age: timedelta = timedelta(seconds=
         "comment": {
             "id": posted["id"],
             "body": body,
-            "created_at": stamp,
-            "updated_at": stamp,
+            "created_at": stamp(age),
+            "updated_at": stamp(age),
             "user": {"login": "dev", "type": "User"},
         },
     }
 
 
-def test_a_signed_command_dispatches_the_workflow_and_links_its_run(github, receiver) -> None:
+def pushed(head: str, age: timedelta, action: str = "synchronize") -> dict:
+    """A `pull_request` delivery: `head` became the head `age` ago."""
+    return {
+        "action": action,
+        "number": 12,
+        "installation": {"id": 31},
+        "repository": {"full_name": REPO},
+        "pull_request": {"number": 12, "head": {"sha": head}, "updated_at": stamp(age)},
+    }
+
+
+def test_a_signed_command_is_answered_at_once_then_dispatched_and_linked(github, receiver) -> None:
     answer = deliver(receiver, comment(github, "/specsnap run tier=3 seed=5"))
-    assert answer.status_code == 200 and answer.text.strip() == "started"
+    assert answer.status_code == 202 and answer.text.strip() == "queued"
+    eventually(lambda: github.repos[REPO].dispatches)
     (dispatch,) = github.repos[REPO].dispatches
     assert dispatch["ref"] == "main" and dispatch["return_run_details"] is True
     inputs = {"pull_request": "12", "commit": HEAD, "tier": "tier-3", "seed": "5"}
     assert dispatch["inputs"] == inputs
+    eventually(lambda: len(github.repos[REPO].comments) == 2)
     reply = list(github.repos[REPO].comments.values())[-1]
     assert reply["user"]["login"] == "specsnap[bot]"  # written with the installation token
     assert "/octo/agent/actions/runs/" in reply["body"]
     assert github.calls("POST", r"^/app/installations/31/access_tokens$")
+    health = requests.get(receiver + "healthz", timeout=10)
+    assert health.status_code == 200
+    eventually(lambda: requests.get(receiver + "healthz", timeout=10).json()["handled"] == 1)
+    assert health.json()["status"] == "ok" and health.json()["workers"] == 2
+
+
+def test_the_commit_is_the_head_when_the_command_was_written(github, receiver) -> None:
+    """The maintainer saw REVIEWED and commented; the author pushed PUSHED_LATER before the bot
+    got to the comment. REVIEWED is what runs."""
+    assert deliver(
+        receiver, pushed(REVIEWED, timedelta(seconds=60)), delivery="p1", event="pull_request"
+    ).ok
+    github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER  # what the API says by now
+    answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=20)))
+    assert answer.status_code == 202
+    eventually(lambda: github.repos[REPO].dispatches)
+    assert github.repos[REPO].dispatches[0]["inputs"]["commit"] == REVIEWED
+    eventually(lambda: len(github.repos[REPO].comments) == 2)
+    reply = list(github.repos[REPO].comments.values())[-1]["body"]
+    assert f"`{REVIEWED[:12]}`" in reply
+
+
+def test_a_head_that_moved_after_the_command_starts_nothing(github, receiver) -> None:
+    """The receiver knows of a push after the comment and of no head before it: which commit
+    the maintainer saw cannot be told, so nothing runs and the reply says why."""
+    github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER
+    assert deliver(
+        receiver, pushed(PUSHED_LATER, timedelta(seconds=1)), delivery="p2", event="pull_request"
+    ).ok
+    answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=30)))
+    assert answer.status_code == 202
+    eventually(lambda: len(github.repos[REPO].comments) == 2)
+    reply = list(github.repos[REPO].comments.values())[-1]["body"]
+    assert "changed after your command" in reply and f"`{PUSHED_LATER[:12]}`" in reply
+    assert github.repos[REPO].dispatches == []
 
 
 def test_unsigned_stale_and_replayed_deliveries_do_nothing(github, receiver) -> None:
@@ -112,12 +173,15 @@ def test_unsigned_stale_and_replayed_deliveries_do_nothing(github, receiver) -> 
     assert deliver(receiver, payload, sign=False).status_code == 401
     stale = comment(github, "/specsnap run tier=2", age=timedelta(minutes=30))
     assert deliver(receiver, stale, delivery="d2").status_code == 400
-    assert deliver(receiver, payload, delivery="d3").status_code == 200
+    assert deliver(receiver, payload, delivery="d3").status_code == 202
     assert deliver(receiver, payload, delivery="d3").status_code == 409
+    eventually(lambda: github.repos[REPO].dispatches)
+    time.sleep(0.5)  # a second dispatch, were there one, would have come by now
     assert len(github.repos[REPO].dispatches) == 1
 
 
 def test_pings_and_other_events_are_acknowledged(github, receiver) -> None:
     assert deliver(receiver, {"zen": "Keep it simple."}, event="ping").text.strip() == "pong"
-    other = deliver(receiver, {"action": "opened"}, delivery="d4", event="pull_request")
-    assert other.status_code == 202
+    other = deliver(receiver, {"action": "closed"}, delivery="d4", event="pull_request")
+    assert other.status_code == 202 and other.text.strip() == "ignored pull_request"
+    assert requests.get(receiver + "elsewhere", timeout=10).status_code == 405

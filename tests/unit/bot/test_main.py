@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
 import pytest
+from click.testing import CliRunner
 
-from specsnap.bot.__main__ import config_from_env
+from specsnap.bot.__main__ import config_from_env, main
 
 
 def test_every_missing_setting_is_named_at_once() -> None:
@@ -51,3 +53,19 @@ def test_an_unreadable_key_file_is_named(tmp_path: Path) -> None:
     }
     with pytest.raises(click.UsageError, match=r"missing\.pem"):
         config_from_env(env)
+
+
+def test_the_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
+    args = ["manifest", "--homepage", "https://github.example/octo/agent"]
+    done = CliRunner().invoke(main, [*args, "--webhook-url", "https://bot.example/hook"])
+    assert done.exit_code == 0, done.output
+    manifest = json.loads(done.output)
+    assert manifest["hook_attributes"] == {"url": "https://bot.example/hook", "active": True}
+    assert manifest["default_events"] == ["issue_comment", "pull_request"]
+    assert manifest["default_permissions"] == {
+        "actions": "write",
+        "issues": "write",
+        "metadata": "read",
+        "pull_requests": "write",
+    }
+    assert manifest["public"] is False

@@ -16,6 +16,7 @@ from specsnap.publish.github import (
     find_base_snapshots,
     get_repository,
     pull_request_info,
+    token_login,
     upsert_comment,
 )
 from specsnap.render.checks import render_check_run
@@ -48,11 +49,26 @@ def repo_for(server: GitHubServer, token: str = "rw-token", **config: float):
     return get_repository(connect(ApiConfig(server.api_url, token, **settings)), REPO)  # type: ignore[arg-type]
 
 
+BOT = "github-actions[bot]"  # what GitHub's GraphQL `viewer` says a workflow's token is
+
+
+def test_the_token_knows_who_it_is(server: GitHubServer) -> None:
+    assert token_login(repo_for(server)) == BOT
+
+
+def test_a_planted_marker_is_never_edited(server: GitHubServer) -> None:
+    repo = repo_for(server)
+    planted = server.add_comment(REPO, 12, MARKER + "\nplanted by a contributor", login="mallory")
+    result = upsert_comment(repo, 12, MARKER, MARKER + "\nours", author=token_login(repo))
+    assert result is not None and result.created
+    assert server.repos[REPO].comments[planted["id"]]["body"].endswith("planted by a contributor")
+
+
 def test_the_sticky_comment_is_created_once_then_edited(server: GitHubServer) -> None:
     repo = repo_for(server)
     server.add_comment(REPO, 12, "an unrelated comment")
-    first = upsert_comment(repo, 12, MARKER, MARKER + "\nfirst")
-    second = upsert_comment(repo, 12, MARKER, MARKER + "\nsecond")
+    first = upsert_comment(repo, 12, MARKER, MARKER + "\nfirst", author=BOT)
+    second = upsert_comment(repo, 12, MARKER, MARKER + "\nsecond", author=BOT)
     assert first is not None and first.created
     assert second is not None and not second.created and second.url == first.url
     ours = [c for c in server.repos[REPO].comments.values() if MARKER in c["body"]]
@@ -65,16 +81,16 @@ def test_the_sticky_comment_is_found_beyond_the_first_page(server: GitHubServer)
     repo = repo_for(server)
     for i in range(45):
         server.add_comment(REPO, 12, f"chatter {i}")
-    upsert_comment(repo, 12, MARKER, MARKER + "\nv1")
+    upsert_comment(repo, 12, MARKER, MARKER + "\nv1", author=BOT)
     for i in range(40):
         server.add_comment(REPO, 12, f"more chatter {i}")
-    result = upsert_comment(repo, 12, MARKER, MARKER + "\nv2")
+    result = upsert_comment(repo, 12, MARKER, MARKER + "\nv2", author=BOT)
     assert result is not None and not result.created
     assert sum(MARKER in c["body"] for c in server.repos[REPO].comments.values()) == 1
 
 
 def test_comment_creation_can_be_left_to_failures_only(server: GitHubServer) -> None:
-    assert upsert_comment(repo_for(server), 12, MARKER, MARKER, create=False) is None
+    assert upsert_comment(repo_for(server), 12, MARKER, MARKER, author=BOT, create=False) is None
     assert server.calls("POST", r"/comments$") == []
 
 
@@ -86,8 +102,8 @@ def test_server_errors_and_rate_limits_are_retried(server: GitHubServer) -> None
     server.fail("POST", r"/issues/12/comments$", "secondary_rate_limit")
     server.fail("PATCH", r"/issues/comments/", "primary_rate_limit")
     started = time.monotonic()
-    assert upsert_comment(repo, 12, MARKER, MARKER + "\none") is not None
-    assert upsert_comment(repo, 12, MARKER, MARKER + "\ntwo") is not None
+    assert upsert_comment(repo, 12, MARKER, MARKER + "\none", author=BOT) is not None
+    assert upsert_comment(repo, 12, MARKER, MARKER + "\ntwo", author=BOT) is not None
     statuses = [r.status for r in server.requests if "comments" in r.path]
     assert statuses.count(500) == 1 and statuses.count(429) == 1 and statuses.count(502) == 1
     assert statuses.count(403) == 2  # the secondary and the primary rate limit
@@ -99,7 +115,7 @@ def test_persistent_failure_is_an_infrastructure_error(server: GitHubServer) -> 
     repo = repo_for(server, retries=2)
     server.fail("GET", r"/issues/12/comments$", "500", times=10)
     with pytest.raises(PublishError) as caught:
-        upsert_comment(repo, 12, MARKER, MARKER)
+        upsert_comment(repo, 12, MARKER, MARKER, author=BOT)
     assert not isinstance(caught.value, WriteDenied)
     assert caught.value.exit_code == 3
     assert "reading the comments of #12" in str(caught.value)
@@ -109,13 +125,13 @@ def test_a_rate_limit_beyond_the_longest_wait_is_not_waited_out(server: GitHubSe
     repo = repo_for(server, max_rate_limit_wait=0.5)
     server.fail("GET", r"/issues/12/comments$", "primary_rate_limit", times=5)
     with pytest.raises(PublishError, match="rate limit"):
-        upsert_comment(repo, 12, MARKER, MARKER)
+        upsert_comment(repo, 12, MARKER, MARKER, author=BOT)
 
 
 def test_a_read_only_token_is_denied_writing(server: GitHubServer) -> None:
     repo = repo_for(server, token="ro-token")
     with pytest.raises(WriteDenied, match="Resource not accessible by integration"):
-        upsert_comment(repo, 12, MARKER, MARKER)
+        upsert_comment(repo, 12, MARKER, MARKER, author=BOT)
 
 
 def test_bad_credentials_are_an_infrastructure_error_not_a_degradation(

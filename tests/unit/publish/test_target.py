@@ -56,3 +56,18 @@ def test_a_push_publishes_a_check_run_only() -> None:
     target = target_from_event("push", {"after": HEAD}, "octo/agent", HEAD)
     assert target == Target("octo/agent", HEAD, None, None)
     assert not target.needs_lookup
+
+
+def test_a_forks_workflow_run_names_its_head_not_an_artifacts_number() -> None:
+    from specsnap.publish.target import target_from_event
+
+    run = {
+        "event": "pull_request",
+        "head_sha": "e" * 40,
+        "head_branch": "fork-feature",
+        "head_repository": {"owner": {"login": "fork"}},
+        "pull_requests": [],
+    }
+    target = target_from_event("workflow_run", {"workflow_run": run}, "octo/agent", "9" * 40)
+    assert target.pull_request is None and target.head_label == "fork:fork-feature"
+    assert target.head_sha == "e" * 40

@@ -186,6 +186,7 @@ def test_bot_replies() -> None:
         "invalid, hostile": replies.invalid("dev", bot_problem(evil)),
         "usage": replies.usage("dev"),
         "not a pull request": replies.not_a_pull_request("dev"),
+        "head moved after the command": replies.head_moved("dev", "e" * 40),
     }
     matches_golden("bot-replies.md", "".join(f"## {k}\n\n{v}\n\n" for k, v in said.items()))
     for reply in said.values():  # the commenter is mentioned on purpose, nobody else

@@ -1,0 +1,97 @@
+"""The service answers at once and does the work after; a full queue says busy."""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from datetime import UTC, datetime
+
+from specsnap.bot.heads import HeadLog
+from specsnap.bot.service import BotService
+from specsnap.bot.webhook import Delivery
+
+
+def comment(delivery_id: str) -> Delivery:
+    payload = {
+        "action": "created",
+        "repository": {"full_name": "o/r"},
+        "issue": {"number": 7, "pull_request": {"url": "x"}},
+        "comment": {"id": 1, "body": "/specsnap run tier=2", "user": {"login": "dev"}},
+    }
+    return Delivery("issue_comment", delivery_id, payload)
+
+
+def wait_for(condition: object) -> None:
+    deadline = time.monotonic() + 10
+    while not condition():  # type: ignore[operator]
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+
+
+def test_a_comment_is_answered_before_the_slow_work_is_done() -> None:
+    release = threading.Event()
+    done: list[str] = []
+
+    def work(delivery: Delivery) -> str:
+        release.wait(10)
+        done.append(delivery.delivery_id)
+        return "started"
+
+    log = io.StringIO()
+    service = BotService(work, HeadLog(), workers=1, log=log)
+    service.start()
+    try:
+        assert service.receive(comment("d1")) == (202, "queued")
+        assert service.receive(comment("d2")) == (202, "queued")
+        assert done == [] and service.health().queued >= 1  # answered, nothing done yet
+        release.set()
+        wait_for(lambda: service.health().handled == 2)
+        assert done == ["d1", "d2"]
+    finally:
+        service.stop(timeout=5)
+    assert "delivery d1: started" in log.getvalue()
+
+
+def test_a_failing_delivery_is_counted_and_the_worker_goes_on() -> None:
+    def work(delivery: Delivery) -> str:
+        if delivery.delivery_id == "bad":
+            raise RuntimeError("the API fell over")
+        return "started"
+
+    log = io.StringIO()
+    service = BotService(work, HeadLog(), workers=1, log=log)
+    service.start()
+    try:
+        service.receive(comment("bad"))
+        service.receive(comment("good"))
+        wait_for(lambda: service.health().handled == 1)
+        health = service.health()
+        assert health.failed == 1 and health.ok and health.as_dict()["status"] == "ok"
+    finally:
+        service.stop(timeout=5)
+    assert "delivery bad: failed: RuntimeError: the API fell over" in log.getvalue()
+
+
+def test_a_full_queue_answers_busy_and_dead_workers_are_unhealthy() -> None:
+    service = BotService(lambda d: "started", HeadLog(), workers=1, capacity=1)
+    assert service.receive(comment("d1")) == (202, "queued")  # no worker started yet
+    status, text = service.receive(comment("d2"))
+    assert status == 503 and "redeliver" in text
+    assert not service.health().ok and service.health().as_dict()["status"] == "unhealthy"
+
+
+def test_heads_are_recorded_on_receipt_and_other_events_dropped() -> None:
+    service = BotService(lambda d: "started", HeadLog(), workers=1)
+    synchronize = {
+        "action": "synchronize",
+        "number": 7,
+        "repository": {"full_name": "o/r"},
+        "pull_request": {"head": {"sha": "a" * 40}, "updated_at": "2026-05-01T12:00:00Z"},
+    }
+    assert service.receive(Delivery("pull_request", "p", synchronize)) == (202, "head recorded")
+    assert service.heads.head_at("o/r", 7, datetime(2026, 5, 1, 12, 0, tzinfo=UTC)) == "a" * 40
+    assert service.receive(Delivery("push", "x", {})) == (202, "ignored push")
+    assert service.receive(Delivery("ping", "y", {})) == (200, "pong")
+    edited = {**comment("e").payload, "action": "edited"}
+    assert service.receive(Delivery("issue_comment", "e", edited)) == (202, "ignored issue_comment")

@@ -17,11 +17,12 @@ def test_the_table_and_the_json_over_fixture_scorecards() -> None:
     assert lines[0].split()[:4] == ["stage", "tier", "agent", "runs"]
     assert any(line.split()[:4] == ["I", "tier-2", "notetaker", "2"] for line in lines)
     as_json = specsnap("aggregate", "--json", *files)
-    groups = {(g["tier_id"], g["agent"]): g for g in json.loads(as_json.stdout)}
-    tier2 = groups[("tier-2", "notetaker")]
+    groups = {(g["stage"], g["tier_id"], g["agent"]): g for g in json.loads(as_json.stdout)}
+    tier2 = groups[(1, "tier-2", "notetaker")]
     assert tier2["runs"] == 2 and tier2["net_retention"]["mean"] == 0.3125
     assert tier2["net_retention"]["low"] is None  # two runs: no interval
-    assert groups[("tier-4", "amnesiac")]["tes"]["count"] == 0
+    assert groups[(1, "tier-4", "amnesiac")]["tes"]["count"] == 0
+    assert groups[(2, "tier-2", "notetaker")]["runs"] == 1  # Stage II runs are a group of their own
 
 
 def test_an_edited_scorecard_is_bad_input(tmp_path: Path) -> None:

@@ -218,9 +218,10 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
     log = played(runner)
     evaluate, aggregate = runner.jobs
     # tinyagent keeps notes and implements nothing: tier-2 is not passed, which fails the check
-    # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3.
+    # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3. The
+    # submission steps are skipped: the example does not ask for `submission: true`.
     assert outcomes(evaluate) == [
-        RAN, RAN, RAN, RAN, SKIPPED, SKIPPED, RAN, NOT_PASSED, RAN,
+        RAN, RAN, RAN, RAN, SKIPPED, SKIPPED, RAN, NOT_PASSED, RAN, SKIPPED, SKIPPED,
     ], log  # fmt: skip
     assert outcomes(aggregate) == [RAN, NOT_PASSED, RAN], log
     assert jobs["specsnap"].result == "failure"

@@ -10,9 +10,9 @@ solution memorised for one seed fails another's.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
+import types
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -108,9 +108,8 @@ def _derive_function(root: Path) -> Any:
     path = root / DERIVE_FILE
     if not path.is_file():
         return None
-    spec = importlib.util.spec_from_file_location(f"specsnap_tier_{root.name}_parameters", path)
-    if spec is None or spec.loader is None:
-        return None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    # Compiled in memory: loading a tier never writes into it (no __pycache__ in tiers/).
+    module = types.ModuleType(f"specsnap_tier_{root.name}_parameters")
+    module.__file__ = str(path)
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
     return getattr(module, "derive", None)

@@ -24,6 +24,7 @@ from bridge_codec import decode_plain, encode_plain
 class LocalError(Exception):
     def __init__(self, exc: BaseException) -> None:
         self.exc = exc
+        self.ref = exc  # as RemoteError.ref: the exception object itself
         self.type = f"{type(exc).__module__}.{type(exc).__qualname__}"
         self.message = str(exc)
 

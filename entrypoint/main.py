@@ -158,6 +158,8 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
         gha.notice(f"{tier.id}, seed {settings.seed} is not evaluated: {reason}")
         gha.set_output("evaluated", "false")
         return False
+    if settings.ledger is not None:
+        os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: specsnap.stage
     with gha.group(f"Prepare {settings.tier}, seed {settings.seed}, agent {settings.agent}"):
         runs.prepare_run(
             settings.tier,
@@ -167,6 +169,7 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
             agent_options=dict(settings.agent_options),
             pass_env=list(settings.pass_env),
             time_limit_s=settings.time_limit_s,
+            stage=settings.stage,
             check_agent=not settings.agent_install,  # its adapter may come with its install
         )
     gha.set_output("evaluated", "true")

@@ -19,6 +19,7 @@ from specsnap.errors import InputError, Problem
 from specsnap.publish.github import ApiConfig
 from specsnap.publish.pipeline import CommentMode
 from specsnap.publish.policy import FailOn
+from specsnap.stage import STAGES
 
 SOURCE = "action inputs"
 DEFAULT_API_URL = "https://api.github.com"
@@ -50,6 +51,8 @@ class Settings:
     pass_env: tuple[str, ...]
     session: int | None
     time_limit_s: int | None
+    stage: int | None  # None: the ledger's (specsnap.stage)
+    ledger: Path | None
     scorecards: tuple[str, ...]  # globs, relative to the workspace
     badge_dir: Path | None
     badge_branch: str
@@ -100,6 +103,10 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     if step in (Step.PUBLISH, Step.BADGE) and not scorecards:
         reader.problem("scorecards", "", "one or more scorecard.json paths or globs")
 
+    stage = reader.integer("stage", minimum=1)
+    if stage is not None and stage not in STAGES:
+        reader.problem("stage", str(stage), "1 or 2")
+    ledger = reader.text("ledger")
     token = reader.text("github_token")
     api = ApiConfig(env.get("GITHUB_API_URL") or DEFAULT_API_URL, token) if token else None
     event_name = env.get("GITHUB_EVENT_NAME", "")
@@ -115,6 +122,8 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         pass_env=reader.names("pass_env"),
         session=session,
         time_limit_s=reader.integer("time_limit", minimum=1),
+        stage=stage,
+        ledger=workspace / ledger if ledger else None,
         scorecards=scorecards,
         badge_dir=workspace / badge_dir if badge_dir else None,
         badge_branch=reader.text("badge_branch") or "specsnap-badge",

@@ -23,9 +23,11 @@ from typing import Any
 import pytest
 import yaml
 
+from specsnap.ledger.store import append_candidate
 from specsnap.render.limits import COMMENT_MAX, github_length
 from specsnap.submission.archive import read_archive
 from tests.support.github_server import GitHubServer
+from tests.support.ledgers import candidate
 from tests.support.scorecards import many_violations, write_fixture
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -434,6 +436,27 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
     assert submitted.outputs["bundle"] == ".specsnap/runs/tier-2-seed-7/submission.specsnap.tar"
     members = read_archive(workspace / submitted.outputs["bundle"])
     assert members["scorecard.json"] == (run_dir / "scorecard.json").read_bytes()
+
+
+def test_the_ledger_decides_the_stage_and_a_broken_one_is_bad_input(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    workspace = tmp_path / "ws"
+    ledger = workspace / "board" / "ledger.jsonl"
+    ledger.parent.mkdir(parents=True)
+    common = {"tier": "2", "agent": "notetaker", "ledger": "board/ledger.jsonl"}
+    locked = run_action(workspace, github, step="prepare", seed="1", **common)
+    assert locked.code == 0, locked.stdout + locked.stderr
+    run = json.loads((workspace / locked.outputs["run_dir"] / "run.json").read_text())
+    assert (run["stage"], run["stage2_unlocked"]) == (1, False)
+    append_candidate(ledger, candidate(seed=2))  # PASS and TES >= 75%: Stage II unlocked
+    unlocked = run_action(workspace, github, step="prepare", seed="2", **common)
+    assert unlocked.code == 0, unlocked.stdout + unlocked.stderr
+    run = json.loads((workspace / unlocked.outputs["run_dir"] / "run.json").read_text())
+    assert (run["stage"], run["stage2_unlocked"]) == (2, True)
+    ledger.write_text("{not a ledger\n")
+    broken = run_action(workspace, github, step="prepare", seed="3", **common)
+    assert broken.code == 2 and "ledger.jsonl" in broken.stdout + broken.stderr
 
 
 @pytest.mark.slow

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from specsnap.errors import UsageError
+from specsnap.ledger.store import LedgerError, append_candidate
 from specsnap.stage import (
     PERTURBATION_KINDS,
     default_stage,
@@ -12,6 +15,7 @@ from specsnap.stage import (
     stage_problems,
     stage_unlocked,
 )
+from tests.support.ledgers import candidate
 
 
 def test_kinds_come_in_the_order_they_are_applied() -> None:
@@ -26,9 +30,28 @@ def test_an_unknown_kind_lists_the_known_ones(names: str) -> None:
         perturbation_kinds(names)
 
 
-def test_until_the_ledger_says_otherwise_stage_ii_is_locked_and_stage_i_is_the_default() -> None:
-    assert stage_unlocked() is False
-    assert default_stage() == 1
+def test_until_the_ledger_says_otherwise_stage_ii_is_locked_and_stage_i_is_the_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("SPECSNAP_LEDGER", raising=False)
+    assert stage_unlocked() is False and default_stage() == 1
+    ledger = tmp_path / "ledger.jsonl"
+    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
+    assert stage_unlocked() is False  # no ledger file yet: locked
+    append_candidate(ledger, candidate(seed=1, net=0.5, tes=0.5))
+    assert stage_unlocked() is False and default_stage() == 1
+    append_candidate(ledger, candidate(seed=2))  # PASS with TES >= 75%: the unlock
+    assert stage_unlocked() is True and default_stage() == 2
+
+
+def test_a_ledger_that_cannot_be_read_is_an_error_never_locked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    ledger = tmp_path / "ledger.jsonl"
+    ledger.write_text("{not json\n")
+    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
+    with pytest.raises(LedgerError):
+        stage_unlocked()
 
 
 def test_a_stage_ii_run_before_the_unlock_is_unofficial_and_says_why() -> None:

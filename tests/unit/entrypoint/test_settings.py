@@ -63,10 +63,12 @@ def test_every_bad_input_is_reported_at_once(tmp_path: Path) -> None:
                 pass_env="OK, 9BAD",
                 agent_options="novalue",
                 commit="xyz",
+                stage="3",
             )
         )
     keys = {p.key.split(" ")[0] for p in caught.value.problems}
     assert keys == {
+        "stage",
         "tier",
         "agent",
         "seed",
@@ -83,6 +85,15 @@ def test_every_bad_input_is_reported_at_once(tmp_path: Path) -> None:
         and comment_mode.expected == "one of always, failures, changes, off"
     )
     assert "INPUT_COMMENT_MODE" in comment_mode.key
+
+
+def test_stage_and_ledger(tmp_path: Path) -> None:
+    chosen = read_settings(env(tmp_path, step="prepare", tier="1", agent="x", stage="2"))
+    assert chosen.stage == 2 and chosen.ledger is None
+    by_ledger = read_settings(
+        env(tmp_path, step="prepare", tier="1", agent="x", ledger="board/ledger.jsonl")
+    )
+    assert by_ledger.stage is None and by_ledger.ledger == tmp_path / "board" / "ledger.jsonl"
 
 
 def test_an_unknown_step_names_the_known_ones(tmp_path: Path) -> None:

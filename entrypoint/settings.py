@@ -73,6 +73,15 @@ class Settings:
     commit: str | None
     run_url: str | None
 
+    def shown(self, path: Path) -> str:
+        """`path` relative to the workspace when inside it: the runner mounts the workspace at
+        another path than the container sees, so only relative paths mean the same to later
+        steps."""
+        try:
+            return str(path.resolve().relative_to(self.workspace.resolve()))
+        except ValueError:
+            return str(path)
+
 
 def read_settings(env: Mapping[str, str]) -> Settings:
     """Settings from `env`; an InputError lists every bad or missing input."""

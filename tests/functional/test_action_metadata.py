@@ -103,7 +103,7 @@ def test_the_entrypoint_reads_exactly_the_declared_inputs(tmp_path: Path) -> Non
 
 
 def test_the_entrypoint_sets_only_declared_outputs() -> None:
-    source = (ROOT / "entrypoint" / "main.py").read_text()
+    source = "".join(p.read_text() for p in sorted((ROOT / "entrypoint").glob("*.py")))
     written = set(re.findall(r'set_output\(\s*"([a-z_]+)"', source))
     assert written and written <= set(OUTPUTS), written - set(OUTPUTS)
     assert set(OUTPUTS) <= written, f"declared but never set: {set(OUTPUTS) - written}"

@@ -1,0 +1,212 @@
+"""The Action's publishing steps: the scorecards to the pull request (comment, check run,
+outputs, job summary; verified first with `verify`), and the badge, to files and to a branch."""
+
+from __future__ import annotations
+
+import glob
+import json
+from collections.abc import Sequence
+from pathlib import Path
+
+from entrypoint.gha import GitHubActions
+from entrypoint.settings import Settings
+from specsnap.errors import SpecSnapError, UsageError
+from specsnap.publish.branch import publish_files
+from specsnap.publish.github import connect
+from specsnap.publish.pipeline import PublishOptions, PublishResult, publish_scorecards
+from specsnap.publish.target import target_from_event
+from specsnap.render import badge
+from specsnap.render.checks import annotations_for
+from specsnap.render.comment import NotEvaluated
+from specsnap.scorecard.io import load_scorecard
+from specsnap.scorecard.model import Scorecard
+from specsnap.verify import verify_scorecard
+
+#: Beside a scorecard, or instead of one: a run that was not evaluated, and why.
+NOT_EVALUATED = "not-evaluated.json"
+VERIFIED_NOTE = (
+    "Verified before publishing: each run's final commit was regraded and its scorecard rebuilt "
+    "from the run's records. The session records (cutoffs, tokens) are as the evaluating "
+    "workflow reported them."
+)
+
+
+def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
+    paths, skipped = _inputs(settings)
+    if settings.verify:
+        paths, refused = _verified(paths, gha)
+        skipped += refused
+    cards = [load_scorecard(path) for path in paths]
+    target = target_from_event(
+        settings.event_name,
+        settings.event,
+        settings.repository,
+        settings.sha,
+        pull_request=settings.pull_request,
+        commit=settings.commit,
+    )
+    options = PublishOptions(
+        comment_mode=settings.comment_mode,
+        comment_key=settings.comment_key,
+        check_run=settings.check_run,
+        check_name=settings.check_name,
+        fail_on=settings.fail_on,
+        run_url=settings.run_url,
+        note=VERIFIED_NOTE if settings.verify else None,
+    )
+    github = connect(settings.api) if settings.api else None
+    result = publish_scorecards(cards, target, options, github, skipped)
+    _publish_outputs(gha, result)
+    if result.degraded:
+        _degrade(gha, result, cards)
+    for warning in result.warnings:
+        gha.warning(warning)
+    gha.set_output("evaluated", "true" if cards else "false")
+    if not cards:
+        return cards
+    score_outputs(gha, cards)
+    gha.set_output("scorecard_path", "\n".join(settings.shown(p) for p in paths))
+    badge_dir = settings.badge_dir or (settings.workspace / ".specsnap")
+    write_badge(settings, gha, cards, badge_dir if len(cards) > 1 else paths[0].parent)
+    return cards
+
+
+def _inputs(settings: Settings) -> tuple[list[Path], list[NotEvaluated]]:
+    """The scorecards the `scorecards` globs match, and the runs not evaluated: a
+    `not-evaluated.json` where a glob naming scorecard.json would have found one."""
+    found: list[Path] = []
+    skipped: list[NotEvaluated] = []
+    for pattern in settings.scorecards:
+        base = pattern if Path(pattern).is_absolute() else str(settings.workspace / pattern)
+        found += sorted(Path(p) for p in glob.glob(base, recursive=True) if Path(p).is_file())
+        if Path(base).name == "scorecard.json":
+            for marker in sorted(
+                glob.glob(str(Path(base).with_name(NOT_EVALUATED)), recursive=True)
+            ):
+                skipped.append(_not_evaluated(Path(marker)))
+    unique = list(dict.fromkeys(found))
+    if not unique and not skipped:
+        raise UsageError(f"no scorecard matched {', '.join(settings.scorecards)}")
+    return unique, skipped
+
+
+def _not_evaluated(path: Path) -> NotEvaluated:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return NotEvaluated(
+            str(data["tier_id"]), int(data["seed"]), str(data["agent"]), str(data["reason"])
+        )
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"{path} is not a readable {NOT_EVALUATED}: {exc}") from None
+
+
+def _verified(paths: Sequence[Path], gha: GitHubActions) -> tuple[list[Path], list[NotEvaluated]]:
+    """The scorecards whose run (the directory beside each) rebuilds them exactly; the others
+    are reported as not evaluated, with what did not match."""
+    kept: list[Path] = []
+    refused: list[NotEvaluated] = []
+    for path in paths:
+        card = load_scorecard(path)
+        with gha.group(f"Verify {card.label} (regrade its final commit)"):
+            problem = _verification_problem(path, card)
+        if problem is None:
+            kept.append(path)
+            continue
+        gha.warning(f"{card.label}: not published, its scorecard did not verify: {problem}")
+        reason = f"its scorecard did not verify ({problem})"
+        refused.append(NotEvaluated(card.tier_id, card.seed, card.agent.name, reason))
+    return kept, refused
+
+
+def _verification_problem(path: Path, card: Scorecard) -> str | None:
+    """Why `path` does not verify against its run, or None when it does."""
+    try:
+        # The run is data from elsewhere: verify regrades with the tier installed here, never
+        # with a tier directory the run names.
+        verification = verify_scorecard(path, path.parent)
+    except SpecSnapError as exc:
+        return str(exc)
+    failed = [f"{c.name}: {c.detail}" for c in verification.checks if not c.ok]
+    return "; ".join(failed) or None
+
+
+def _publish_outputs(gha: GitHubActions, result: PublishResult) -> None:
+    gha.add_summary(result.summary)
+    gha.set_output("comment_url", result.comment_url or "")
+    gha.set_output("check_run_url", "\n".join(result.check_run_urls))
+    gha.set_output("published", "false" if result.degraded else "true")
+
+
+def _degrade(gha: GitHubActions, result: PublishResult, cards: Sequence[Scorecard]) -> None:
+    """Without a check run, the findings go out as workflow annotations (capped by the runner)."""
+    gha.warning(
+        f"SpecSnap could not publish to GitHub: {result.degraded}. The scorecards are in the job "
+        "summary; upload them as an artifact to publish from a `workflow_run` workflow.",
+        title="SpecSnap: published to the job summary only",
+    )
+    for card in cards:
+        for note in annotations_for(card):
+            level = "error" if note.level == "failure" else "warning"
+            gha.annotate(
+                level,
+                f"{card.label}: {note.message}",
+                title=note.title,
+                file=note.path,
+                line=note.line,
+            )
+
+
+def score_outputs(gha: GitHubActions, cards: Sequence[Scorecard]) -> None:
+    """One card: its scores. Several: mean retentions and TES, `pass` only if all passed."""
+    count = len(cards)
+    raw = sum(c.scores.raw_retention for c in cards) / count
+    net = sum(c.scores.net_retention for c in cards) / count
+    tes_values = [c.scores.tes for c in cards]
+    known = [t for t in tes_values if t is not None]
+    tes = f"{sum(known) / count:.4f}" if len(known) == count else ""
+    gha.set_output("raw_retention", f"{raw:.4f}")
+    gha.set_output("net_retention", f"{net:.4f}")
+    gha.set_output("tes", tes)
+    gha.set_output("pass", "true" if all(c.passed for c in cards) else "false")
+
+
+def _badge_files(cards: Sequence[Scorecard]) -> dict[str, bytes]:
+    """specsnap-badge.json (a shields.io endpoint document) and specsnap-badge.svg."""
+    shown = badge.badge_for(cards)
+    document = json.dumps(badge.endpoint_json(shown), indent=2) + "\n"
+    return {
+        "specsnap-badge.json": document.encode(),
+        "specsnap-badge.svg": badge.render_svg(shown).encode(),
+    }
+
+
+def write_badge(
+    settings: Settings, gha: GitHubActions, cards: Sequence[Scorecard], directory: Path
+) -> None:
+    target = settings.badge_dir or directory
+    target.mkdir(parents=True, exist_ok=True)
+    for name, content in _badge_files(cards).items():
+        (target / name).write_bytes(content)
+    gha.set_output("badge_path", settings.shown(target / "specsnap-badge.json"))
+
+
+def publish_badge(settings: Settings, gha: GitHubActions) -> int:
+    """Publish the scorecards' badge to `badge_branch` of the repository, for shields.io."""
+    paths, _ = _inputs(settings)
+    if not paths:
+        raise UsageError("no scorecard to make a badge of: every run was not evaluated")
+    cards = [load_scorecard(path) for path in paths]
+    remote = f"{settings.server_url.rstrip('/')}/{settings.repository}.git"
+    token = settings.api.token if settings.api else None
+    with gha.group(f"Publish the badge to the branch {settings.badge_branch}"):
+        commit = publish_files(
+            _badge_files(cards),
+            remote,
+            settings.badge_branch,
+            f"SpecSnap badge for {settings.sha[:12] or 'this run'}",
+            token,
+        )
+    gha.set_output("badge_commit", commit)
+    gha.set_output("badge_path", f"{settings.badge_branch}:specsnap-badge.json")
+    score_outputs(gha, cards)
+    return 0

@@ -10,6 +10,6 @@ python3 -m venv .venv
 .venv/bin/ruff format --check specsnap entrypoint tests benchmarks
 .venv/bin/mypy
 .venv/bin/lint-imports
-# One pytest worker per CPU (most tests wait on real subprocesses); tests that share one
-# resource (the Docker engine) carry an xdist_group and run on one worker.
+# One pytest worker per CPU (most tests wait on real subprocesses). The Docker tests share one
+# engine and one image build across workers through a lock (tests/functional/test_docker_action.py).
 .venv/bin/python -m pytest -n "${SPECSNAP_TEST_WORKERS:-auto}" --dist loadgroup --durations=15 "$@"

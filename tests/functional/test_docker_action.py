@@ -6,7 +6,8 @@ action step a fresh root container of the image.
 The test run uses the local Docker engine, starting `dockerd` itself when none answers (as root).
 No container registry is needed: the base image is built by scripts/build-base-image.sh when the
 engine lacks it (SPECSNAP_BASE_IMAGE=pinned builds FROM the Dockerfile's own pinned base). The
-image is built once per test run, from a cold cache, and shared by every test here;
+image is built once per test run, from a cold cache, and shared by every test here, whichever
+pytest-xdist worker runs it (a lock and a use count in the test run's temporary directory);
 SPECSNAP_ACTION_IMAGE names an image built already instead (to iterate on the tests, never in
 CI). The containers use the host network so that the loopback GitHub API answers them. Each
 play prints its steps' times.
@@ -14,9 +15,12 @@ play prints its steps' times.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import time
@@ -42,8 +46,9 @@ from tests.functional.test_action import (
 from tests.support.github_server import GitHubServer
 from tests.support.workflow_player import RUNNER_UID, Job, Runner, as_runner
 
-# One xdist worker runs them all (pytest-xdist's `loadgroup`): one image build, no play racing
-# another for the machine's two cores.
+# One xdist worker should run them all (`loadgroup`: one play at a time on the machine's two
+# cores), but pytest-xdist 3.8 under pytest 9 no longer keeps a group on one worker; the engine
+# and the images are therefore shared through `shared_state`, never started or built twice.
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +57,18 @@ BASE_IMAGE = os.environ.get("SPECSNAP_BASE_IMAGE", LOCAL_BASE_IMAGE)
 IMAGE = "specsnap-action:test"
 BOT_IMAGE = "specsnap-bot:test"
 PREBUILT = os.environ.get("SPECSNAP_ACTION_IMAGE", "")
+
+
+@contextlib.contextmanager
+def shared_state(factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """What the workers of one test run share (a lock, the engine's users, what was built), in
+    the run's temporary directory, held under an exclusive lock for the block."""
+    base = factory.getbasetemp()
+    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "docker-shared"
+    shared.mkdir(mode=0o700, exist_ok=True)
+    with (shared / "lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        yield shared
 
 
 def docker_answers() -> bool:
@@ -63,41 +80,82 @@ def docker_answers() -> bool:
 
 @pytest.fixture(scope="module")
 def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A Docker engine: the running one, or a `dockerd` this test run starts and stops."""
-    if docker_answers():
+    """A Docker engine: the running one, or a `dockerd` this test run starts, shared by every
+    worker that needs it, and stopped by the last one done with it."""
+    with shared_state(tmp_path_factory) as shared:
+        users = shared / "users"
+        count = int(users.read_text()) if users.exists() else 0
+        if count == 0 and not docker_answers():
+            _start_dockerd(shared)
+        users.write_text(str(count + 1))
+    try:
         yield
-        return
+    finally:
+        with shared_state(tmp_path_factory) as shared:
+            count = int((shared / "users").read_text()) - 1
+            (shared / "users").write_text(str(count))
+            pid_file = shared / "dockerd.pid"
+            if count == 0 and pid_file.exists():
+                _stop(int(pid_file.read_text()))
+                pid_file.unlink()
+
+
+def _start_dockerd(shared: Path) -> None:
     if shutil.which("docker") is None or shutil.which("dockerd") is None:
         pytest.skip(
             "no Docker engine: docker/dockerd are not installed (apt-get install docker.io)"
         )
     if os.geteuid() != 0:
         pytest.skip("no Docker engine answers, and starting dockerd needs root")
-    log = tmp_path_factory.mktemp("dockerd") / "dockerd.log"
-    with log.open("wb") as out:
-        daemon = subprocess.Popen(["dockerd"], stdout=out, stderr=subprocess.STDOUT)
+    log = shared / "dockerd.log"
+    with log.open("ab") as out:
+        # Its own session: it outlives the worker that started it if another still uses it.
+        daemon = subprocess.Popen(
+            ["dockerd"], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+        )
+    deadline = time.monotonic() + 60
+    while not docker_answers():
+        if daemon.poll() is not None or time.monotonic() > deadline:
+            _stop(daemon.pid)
+            pytest.skip(f"dockerd could not be started here: {log.read_text()[-2000:]}")
+        time.sleep(1)
+    (shared / "dockerd.pid").write_text(str(daemon.pid))
+
+
+def _stop(pid: int) -> None:
+    """SIGTERM, then SIGKILL after 30 s; done when the process is gone or a zombie."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + 30
+    while _alive(pid):
+        if time.monotonic() > deadline:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
     try:
-        deadline = time.monotonic() + 60
-        while not docker_answers():
-            if daemon.poll() is not None or time.monotonic() > deadline:
-                pytest.skip(f"dockerd could not be started here: {log.read_text()[-2000:]}")
-            time.sleep(1)
-        yield
-    finally:
-        daemon.terminate()
-        try:
-            daemon.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            daemon.kill()
-            daemon.wait()
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 @pytest.fixture(scope="module")
-def image(engine: None) -> str:
+def image(engine: None, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The Action's image, built from a cold cache (`--no-cache`), FROM the local base image
     (built first when missing) or, with SPECSNAP_BASE_IMAGE=pinned, the Dockerfile's own."""
     if PREBUILT:
         return PREBUILT
+    with shared_state(tmp_path_factory) as shared:
+        if not (shared / "action-image").exists():
+            _build_action_image()
+            (shared / "action-image").touch()
+    return IMAGE
+
+
+def _build_action_image() -> None:
     have_base = subprocess.run(
         ["docker", "image", "inspect", BASE_IMAGE], capture_output=True, check=False
     )
@@ -119,7 +177,6 @@ def image(engine: None) -> str:
     )
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
     print(f"cold build of the action image: {time.monotonic() - started:.0f}s")
-    return IMAGE
 
 
 def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
@@ -355,8 +412,16 @@ subprocess.run(["tar", "-czf", str(tarball), "-C", str(scratch), card_path.paren
 
 
 @pytest.fixture(scope="module")
-def bot_image(image: str) -> str:
+def bot_image(image: str, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The bot's image (target `bot`), on the layers the Action's cold build just made."""
+    with shared_state(tmp_path_factory) as shared:
+        if not (shared / "bot-image").exists():
+            _build_bot_image()
+            (shared / "bot-image").touch()
+    return BOT_IMAGE
+
+
+def _build_bot_image() -> None:
     base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
     started = time.monotonic()
     command = ["docker", "build", "--network", "host", *base, "--target", "bot"]
@@ -369,7 +434,6 @@ def bot_image(image: str) -> str:
     )
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
     print(f"build of the bot image on the Action's layers: {time.monotonic() - started:.0f}s")
-    return BOT_IMAGE
 
 
 def free_port() -> int:

@@ -14,7 +14,7 @@ import yaml
 
 from specsnap.errors import InputError, Problem, UsageError
 from specsnap.params import Param, param_from_spec, placeholders, values_for
-from specsnap.schemas import load_schema, schema_problems
+from specsnap.schemas import load_schema, parse_yaml, schema_problems
 from specsnap.wiring import Wiring, load_wiring
 
 
@@ -161,7 +161,7 @@ def load_tier(ref: str | Path) -> Tier:
 def _load_tier_dir(root: Path) -> Tier:
     manifest = root / "tier.yaml"
     try:
-        data = yaml.safe_load(manifest.read_text(encoding="utf-8"))
+        data = parse_yaml(manifest.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}" if mark else "?"

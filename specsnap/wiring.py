@@ -14,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from specsnap.errors import InputError, Problem
-from specsnap.schemas import schema_problems
+from specsnap.schemas import parse_yaml, schema_problems
 
 WIRING_SCHEMA = {
     "type": "object",
@@ -65,7 +65,7 @@ class Violation:
 def load_wiring(path: Path) -> Wiring:
     """Parse and validate a wiring.yaml; every problem is reported with file and key."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = parse_yaml(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
         raise InputError(
             [Problem(str(path), "(file)", "unreadable", f"valid YAML ({exc})")]

@@ -152,7 +152,8 @@ def prepare_run(
     if check_agent:
         get_agent(agent)
     loaded = load_tier(tier)
-    stage = default_stage() if stage is None else stage
+    unlocked = stage_unlocked()  # reads and checks the ledger: once
+    stage = default_stage(unlocked) if stage is None else stage
     if stage not in STAGES:
         raise UsageError(f"unknown stage {stage}; known: {', '.join(map(str, STAGES))}")
     if stage == 2 and loaded.stage2 is None:
@@ -174,7 +175,7 @@ def prepare_run(
         budget_tokens=budget_tokens,
         stage=stage,
         perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
-        stage2_unlocked=stage_unlocked(),
+        stage2_unlocked=unlocked,
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)

@@ -38,9 +38,9 @@ def stage_unlocked() -> bool:
     return stage_required(Path(path)) == 2
 
 
-def default_stage() -> int:
+def default_stage(unlocked: bool) -> int:
     """The stage an evaluation runs when none is asked for: Stage II once it is unlocked."""
-    return 2 if stage_unlocked() else 1
+    return 2 if unlocked else 1
 
 
 def perturbation_kinds(names: str | Iterable[str] | None) -> tuple[str, ...]:

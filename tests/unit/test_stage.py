@@ -34,14 +34,14 @@ def test_until_the_ledger_says_otherwise_stage_ii_is_locked_and_stage_i_is_the_d
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     monkeypatch.delenv("SPECSNAP_LEDGER", raising=False)
-    assert stage_unlocked() is False and default_stage() == 1
+    assert stage_unlocked() is False and default_stage(stage_unlocked()) == 1
     ledger = tmp_path / "ledger.jsonl"
     monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
     assert stage_unlocked() is False  # no ledger file yet: locked
     append_candidate(ledger, candidate(seed=1, net=0.5, tes=0.5))
-    assert stage_unlocked() is False and default_stage() == 1
+    assert stage_unlocked() is False and default_stage(stage_unlocked()) == 1
     append_candidate(ledger, candidate(seed=2))  # PASS with TES >= 75%: the unlock
-    assert stage_unlocked() is True and default_stage() == 2
+    assert stage_unlocked() is True and default_stage(stage_unlocked()) == 2
 
 
 def test_a_ledger_that_cannot_be_read_is_an_error_never_locked(

@@ -204,8 +204,8 @@ def test_the_image_hides_the_tiers_and_gives_agents_node_22(image: str) -> None:
     assert "/opt/specsnap/venv" not in path  # the image's PATH is what sessions inherit
 
 
-def new_runner(image: str, tmp_path: Path, repository: Path) -> Runner:
-    """A runner whose jobs check out `repository` (a pull request of it)."""
+def new_runner(image: str, tmp_path: Path, repository: Path, github: GitHubServer) -> Runner:
+    """A runner whose jobs check out `repository` (a pull request of it) and reach `github`."""
     root = tmp_path / "runner"
     root.mkdir()
     root.chmod(0o755)
@@ -225,6 +225,7 @@ def new_runner(image: str, tmp_path: Path, repository: Path) -> Runner:
             "GITHUB_SHA": MERGE,
             "GITHUB_SERVER_URL": "https://github.example",
             "GITHUB_RUN_ID": "4242",
+            "GITHUB_API_URL": github.api_url,
         },
         action_defaults=action_defaults(),
     )
@@ -263,8 +264,7 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
 ) -> None:
     """docs/action.md's quick start, literally: own-agent.yml calling evaluate.yml, the agent
     `pip install .`-ed from the pull request's checkout, its adapter found afterwards."""
-    runner = new_runner(image, tmp_path, AGENT_REPO)
-    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    runner = new_runner(image, tmp_path, AGENT_REPO, github)
     jobs = runner.play(
         ROOT / "docs" / "examples" / "workflows" / "own-agent.yml",
         "pull_request",
@@ -309,8 +309,7 @@ def test_a_node_cli_from_the_pull_request_is_installed_with_npm_and_evaluated(
     """own-node-agent.yml: `npm install -g .` of the checkout, as the agent's account, into its
     own npm prefix, then the `command` adapter runs it. tinynode crashes its session unless it
     runs with Node >= 22, not as root, with no pytest on PATH and the tiers out of reach."""
-    runner = new_runner(image, tmp_path, ROOT / "tests" / "fixtures" / "node-agent-repo")
-    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    runner = new_runner(image, tmp_path, ROOT / "tests" / "fixtures" / "node-agent-repo", github)
     jobs = runner.play(
         ROOT / "docs" / "examples" / "workflows" / "own-node-agent.yml",
         "pull_request",
@@ -340,8 +339,7 @@ def test_the_fork_recipe_publishes_only_what_it_regraded(
     examples = ROOT / "docs" / "examples" / "workflows"
     fork_head = "e" * 40
     github.add_pull(REPO, 21, fork_head, fork="fork/agent", branch="fork-feature")
-    runner = new_runner(image, tmp_path, AGENT_REPO)
-    runner.env = {**runner.env, "GITHUB_API_URL": github.api_url}
+    runner = new_runner(image, tmp_path, AGENT_REPO, github)
     event = pull_request_event(head_repo="fork/agent")
     part1 = runner.play(examples / "fork-evaluate.yml", "pull_request", event, "ghs_ro", {})
     assert part1["specsnap"].result == "success", played(runner)

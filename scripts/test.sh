@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Install SpecSnap with its development tools into .venv, then run every check:
+# Install SpecSnap with its development tools into .venv (and the tools its tests drive into
+# .cache), then run every check:
 # ruff (lint + format), mypy, import-linter (the core's own boundaries), and pytest.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -10,6 +11,18 @@ python3 -m venv .venv
 .venv/bin/ruff format --check specsnap entrypoint tests benchmarks
 .venv/bin/mypy
 .venv/bin/lint-imports
+# What the tests drive besides Python, into .cache (nothing system-wide): the leaderboard page's
+# browser test uses Debian's Chromium with playwright-core, pinned (never `npx playwright
+# install`, which fetches browsers); the adapter tests use the real agent CLIs, pinned. A tool
+# that cannot be installed here makes its tests skip, naming it.
+PLAYWRIGHT_CORE_VERSION=1.65.1
+playwright=.cache/playwright/node_modules/playwright-core/package.json
+if command -v npm >/dev/null &&
+  [ "$(node -p "require('./$playwright').version" 2>/dev/null)" != "$PLAYWRIGHT_CORE_VERSION" ]; then
+  npm install --silent --no-audit --no-fund --prefix .cache/playwright \
+    "playwright-core@$PLAYWRIGHT_CORE_VERSION" >/dev/null
+fi
+bash scripts/install-agent-clis.sh
 # One pytest worker per CPU (most tests wait on real subprocesses). The Docker tests share one
 # engine and one image build across workers through a lock (tests/functional/test_docker_action.py).
 .venv/bin/python -m pytest -n "${SPECSNAP_TEST_WORKERS:-auto}" --dist loadgroup --durations=15 "$@"

@@ -44,7 +44,7 @@ def missing() -> str | None:
     if not CHROMIUM.exists():
         return f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
     if not (PLAYWRIGHT / "playwright-core").is_dir():
-        return f"playwright-core is not in {PLAYWRIGHT} (.ci/run installs it)"
+        return f"playwright-core is not in {PLAYWRIGHT} (scripts/test.sh installs it with npm)"
     return None
 
 

@@ -123,11 +123,23 @@ class Outcome:
         return [b["what"] for b in self.card["gate"]["protocol_breaches"]]
 
     def alive(self) -> set[int]:
-        """Processes of the run's agent account still alive."""
+        """Processes of this run's agent still alive: of its account, running its agent script.
+
+        The account is released when the run is graded and another run (on another test
+        worker) may already hold it, so the account alone would also count that run's agent.
+        """
         name = json.loads((self.run_dir / "run.json").read_text())["agent_account"]
         account = account_named(name)
         assert account is not None, f"the run recorded no agent account ({name!r})"
-        return account_pids(account.uid)
+        ours = str(self.run_dir.parent).encode()
+        return {pid for pid in account_pids(account.uid) if ours in _cmdline(pid)}
+
+
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
 
 
 @cache

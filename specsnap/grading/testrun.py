@@ -3,7 +3,8 @@
 Layout of the grading workspace (outside the sandbox; only SpecSnap's account can write it):
 
     work/export/     the graded commit's tree (read-only to subjects)
-    work/hidden/     the tier's hidden tests (the grader's copy), run by the judge
+    JUDGE/hidden/    the tier's hidden tests (the grader's copy), run by the judge: kept with
+                     their compiled bytecode in SpecSnap's cache, by content (judge_root)
     work/visible/    the starter's visible tests (the grader's pristine copy), run in a subject
     work/boot/       the judge, the bridge, the report plugin
     work/inputs/     files tests hand to subjects;   work/scratch/  one directory per subject
@@ -19,6 +20,7 @@ import json
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -64,8 +66,7 @@ class TestRun:
 
 
 def prepare_workspace(tier: Tier, work: Path) -> None:
-    """Lay out the grader's own copies next to the export."""
-    shutil.copytree(tier.grader, work / "hidden", ignore=shutil.ignore_patterns("__pycache__"))
+    """Lay out the grader's own copies next to the export (the hidden tests: judge_root)."""
     for rel in tier.visible_tests:
         source = tier.starter / rel
         target = work / "visible" / rel
@@ -81,17 +82,117 @@ def prepare_workspace(tier: Tier, work: Path) -> None:
     for name in BOOT_FILES:
         text = resources.files("specsnap.grading").joinpath("boot", name).read_text()
         (boot / name).write_text(text)
-    (work / "pytest.ini").write_text(GRADER_INI)
     for name in ("results", "scratch", "inputs"):
         (work / name).mkdir()
     # The tier may be root-only (the Action's image); subjects must read the visible tests and
     # the bridge, never the hidden tests or the results.
     for name in ("visible", "boot", "inputs", "export"):
         _make_readable(work / name)
-    (work / "pytest.ini").chmod(0o644)
-    (work / "hidden").chmod(0o700)
     (work / "results").chmod(0o700)
     (work / "scratch").chmod(0o711)
+
+
+COMPILE = """
+import importlib.util, os, py_compile, sys
+for path in sys.stdin.read().splitlines():
+    cfile = importlib.util.cache_from_source(path)
+    folder = os.path.dirname(cfile)
+    if os.path.islink(folder) or os.path.islink(cfile) or os.path.isfile(folder):
+        continue  # never write through a link the graded tree holds
+    try:
+        py_compile.compile(path, cfile=cfile, doraise=True)
+    except Exception:
+        pass
+"""
+
+
+def compile_export(export: Path, python: str) -> None:
+    """Compile the graded tree's modules once, before any subject starts, with the subjects'
+    interpreter, into `__pycache__` beside them.
+
+    Subjects may not write bytecode, so each would otherwise compile every module it imports
+    (about 20 ms per subject on tier 2, twelve subjects or more per grading). Only regular files
+    are compiled, never what a link points to (a link may point at what only SpecSnap may read),
+    and nothing is written through a link (a `__pycache__` link may point anywhere), in a process
+    of its own (the graded source cannot crash the grader's). The export is SpecSnap's copy,
+    which no subject can write. What is not compiled here, each subject compiles for itself, as
+    before.
+    """
+    sources = []
+    for dirpath, dirnames, filenames in os.walk(export):
+        dirnames[:] = [d for d in dirnames if d != "__pycache__"]
+        for name in filenames:
+            path = os.path.join(dirpath, name)
+            if name.endswith(".py") and stat.S_ISREG(os.lstat(path).st_mode):
+                sources.append(path)
+    with contextlib.suppress(OSError, subprocess.SubprocessError):
+        subprocess.run(
+            [python, "-I", "-S", "-c", COMPILE],
+            input="\n".join(sources).encode(),
+            capture_output=True,
+            timeout=120,
+            check=False,
+        )
+
+
+JUDGE_CACHE = Path("/var/lib/specsnap/judge")
+
+
+def judge_root(tier: Tier, work: Path) -> Path:
+    """The directory the judge runs the hidden tests from: `hidden/`, the grader's copy of the
+    tier's hidden tests, beside a `pytest.ini`.
+
+    pytest compiles each test module with its asserts rewritten, and keeps the bytecode beside
+    the module; a fresh copy per grading would compile them all every time (about half a second
+    on tier 2). So the copy is kept, named by the digest of the tests' content, in a directory
+    only SpecSnap's account can write, and every grading of the same tests reuses it. Without
+    such a directory, the copy is made in the workspace.
+    """
+    cache = _judge_cache()
+    if cache is None:
+        _copy_hidden(tier, work)
+        return work
+    entry = cache / _tree_digest(tier.grader)
+    if not entry.is_dir():
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=cache))
+        _copy_hidden(tier, staging)
+        try:
+            staging.rename(entry)
+        except OSError:  # another grading made it first
+            shutil.rmtree(staging, ignore_errors=True)
+    return entry
+
+
+def _judge_cache() -> Path | None:
+    if os.geteuid() == 0:
+        cache = JUDGE_CACHE
+    else:
+        home = os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache")
+        cache = Path(home) / "specsnap" / "judge"
+    try:
+        cache.mkdir(parents=True, exist_ok=True)
+        cache.chmod(0o700)
+    except OSError:
+        return None
+    return cache
+
+
+def _copy_hidden(tier: Tier, target: Path) -> None:
+    shutil.copytree(tier.grader, target / "hidden", ignore=shutil.ignore_patterns("__pycache__"))
+    (target / "hidden").chmod(0o700)
+    (target / "pytest.ini").write_text(GRADER_INI)
+    (target / "pytest.ini").chmod(0o644)
+
+
+def _tree_digest(root: Path) -> str:
+    digest = hashlib.sha256(GRADER_INI.encode())
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            path = Path(dirpath, name)
+            digest.update(f"{path.relative_to(root).as_posix()}\0".encode())
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()[:32]
 
 
 def _make_readable(root: Path) -> None:
@@ -112,6 +213,8 @@ def run_tests(
 ) -> TestRun:
     """Run the hidden tests in the judge and the visible tests in a subject, at the same time."""
     launcher = subjects.first
+    judge = judge_root(tier, work)
+    compile_export(export, launcher.python)
     hidden_ids = [node for req in tier.requirements for node in req.tests]
     hidden_ids += list(tier.hidden_baseline)
     groups = {f"hidden/{node}": req.id for req in tier.requirements for node in req.tests}
@@ -139,9 +242,9 @@ def run_tests(
         "params": params,
         "pytest_args": [
             "-c",
-            str(work / "pytest.ini"),
+            str(judge / "pytest.ini"),
             "--rootdir",
-            str(work),
+            str(judge),
             "--import-mode=importlib",
             "-p",
             "no:cacheprovider",
@@ -153,7 +256,7 @@ def run_tests(
             "--no-header",
             "-o",
             "console_output_style=classic",
-            *[str(work / "hidden" / node) for node in hidden_ids],
+            *[str(judge / "hidden" / node) for node in hidden_ids],
         ],
     }
     config_path = work / "results" / "judge.json"
@@ -187,7 +290,9 @@ def _run_visible(
         os.chown(scratch, launcher.account.uid, launcher.account.gid)
     read_end, write_end = os.pipe()
     config = {
-        "grader_paths": [str(grader_runtime())] if launcher.private_tmp else _grader_paths(),
+        "grader_paths": (
+            [str(grader_runtime(launcher.python))] if launcher.private_tmp else _grader_paths()
+        ),
         "boot_dir": str(work / "boot"),
         "code_paths": code_paths,
         "network_guard": not launcher.network_isolated,
@@ -248,17 +353,19 @@ GRADER_DISTRIBUTIONS = ("pytest", "pytest-timeout")
 RUNTIMES = Path("/var/lib/specsnap/runtime")
 
 
-def grader_runtime() -> Path:
-    """A root-owned, world-readable copy of the grader's pytest and everything it needs.
+def grader_runtime(python: str) -> Path:
+    """A root-owned, world-readable copy of the grader's pytest and everything it needs,
+    compiled for the subjects' interpreter `python`.
 
     The visible tests' subject runs them, and a subject has a private /tmp: a SpecSnap installed
     under /tmp (a CI checkout, say) would be invisible to it. The copy holds the installed files
-    of pytest, pytest-timeout and their requirements, is made once per set of versions and reused.
+    of pytest, pytest-timeout and their requirements, with their bytecode (a subject may not
+    write any: compiling pytest on every start costs about 0.35 s), is made once per set of
+    versions and interpreter, and reused.
     """
     dists = _distribution_closure(GRADER_DISTRIBUTIONS)
-    key = hashlib.sha256(
-        "\n".join(sorted(f"{d.metadata['Name']}=={d.version}" for d in dists)).encode()
-    ).hexdigest()[:16]
+    names = sorted(f"{d.metadata['Name']}=={d.version}" for d in dists)
+    key = hashlib.sha256("\n".join([python, *names]).encode()).hexdigest()[:16]
     target = RUNTIMES / key
     if target.is_dir():
         return target
@@ -275,6 +382,12 @@ def grader_runtime() -> Path:
             if source.is_file():
                 (staging / file).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(source, staging / file)
+    subprocess.run(
+        [python, "-m", "compileall", "-q", str(staging)],
+        check=False,
+        capture_output=True,
+        stdin=subprocess.DEVNULL,
+    )  # what does not compile is compiled, unsaved, by the subject that imports it
     _make_readable(staging)
     try:
         staging.rename(target)

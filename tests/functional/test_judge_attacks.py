@@ -262,6 +262,40 @@ _symbols()
     assert ("report.lines", "?", "static") in found  # the computed name itself
 
 
+def test_hidden_import_by_file_path(tmp_path: Path) -> None:
+    # The grader compiles the tree before subjects start, so the load opens the module's
+    # bytecode in __pycache__, not its source: it is still reported as the module it is.
+    code = """
+import importlib.util
+import os
+def _symbols():
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    path = os.path.join(root, "units", "_table.py")
+    spec = importlib.util.spec_from_file_location("table", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.SYMBOLS
+_symbols()
+"""
+    data = play(tmp_path, f"append('report/lines.py', {code!r})")
+    assert_no_gain(data)
+    found = {(v["importer"], v["imported"], v["kind"]) for v in data["gate"]["wiring_violations"]}
+    assert ("report.lines", "units._table", "dynamic") in found
+
+
+def test_a_bytecode_directory_linked_out_of_the_tree_is_not_written_through(
+    tmp_path: Path,
+) -> None:
+    # The grader compiles the graded tree as its own account: a committed `__pycache__` that
+    # is a link must not let it write anywhere the link points.
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    data = play(tmp_path, f"os.symlink({str(elsewhere)!r}, 'report/__pycache__')")
+    assert_no_gain(data)
+    assert list(elsewhere.iterdir()) == []
+    assert passed(data) == {"UNIT-1"}  # the link changed nothing else
+
+
 # -- a commit that cannot be exported ----------------------------------------------------------
 
 

@@ -173,6 +173,9 @@ class Subject:
         finally:
             for fd in (req_r, resp_w, audit_w):
                 os.close(fd)
+        self._received = bytearray()
+        self._poll = select.poll()
+        self._poll.register(self._resp_r, select.POLLIN)
         self._audit = threading.Thread(target=self._read_audit, daemon=True)
         self._audit.start()
 
@@ -282,31 +285,32 @@ class Subject:
     def _read(self, deadline: float) -> Any:
         import json
 
-        header = self._read_exactly(_HEADER.size, deadline)
+        header = self._take(_HEADER.size, deadline)
         (size,) = _HEADER.unpack(header)
         if size > MAX_MESSAGE:
             self.kill()
             raise BridgeError(f"the subject sent {size} bytes, more than {MAX_MESSAGE}")
         try:
-            return json.loads(self._read_exactly(size, deadline).decode("utf-8"))
+            return json.loads(self._take(size, deadline).decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             self.kill()
             raise BridgeError(f"the subject sent something that is not a message: {exc}") from None
 
-    def _read_exactly(self, size: int, deadline: float) -> bytes:
-        chunks = []
-        while size:
+    def _take(self, size: int, deadline: float) -> bytes:
+        """The next `size` bytes of the answer channel (one read usually brings a whole
+        answer, header and all)."""
+        while len(self._received) < size:
             remaining = deadline - time.monotonic()
-            ready, _, _ = select.select([self._resp_r], [], [], max(0.0, remaining))
-            if not ready:
+            if not self._poll.poll(max(0, int(remaining * 1000) + 1)):
                 self.kill()
                 raise BridgeError(f"the subject did not answer within {self.timeout:g}s")
-            chunk = os.read(self._resp_r, min(size, 1 << 20))
+            chunk = os.read(self._resp_r, max(size - len(self._received), 1 << 16))
             if not chunk:
                 raise EOFError("the subject closed its answer channel")
-            chunks.append(chunk)
-            size -= len(chunk)
-        return b"".join(chunks)
+            self._received += chunk
+        taken = bytes(self._received[:size])
+        del self._received[:size]
+        return taken
 
     def _defining_name(self, name: str) -> str | None:
         found = self.request("qualname", name=name)

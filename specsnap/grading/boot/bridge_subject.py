@@ -37,6 +37,7 @@ def _install_audit_hook() -> None:
     encode = str.encode
     startswith, endswith = str.startswith, str.endswith
     realpath = os.path.realpath
+    rfind, partition = str.rfind, str.partition
     real_cache: dict[str, str] = {}
 
     def real(path: str) -> str:
@@ -44,6 +45,15 @@ def _install_audit_hook() -> None:
         if found is None:
             found = real_cache[path] = realpath(path)
         return found
+
+    def source_of(path: str) -> str:
+        """The module a load reads: the grader compiled the tree (testrun.compile_export), so a
+        load of `pkg/mod.py` opens `pkg/__pycache__/mod.<tag>.pyc`."""
+        cut = rfind(path, "/__pycache__/")
+        name = path[cut + 13 :]
+        if cut < 0 or not endswith(name, ".pyc") or "/" in name:
+            return path
+        return path[:cut] + "/" + partition(name, ".")[0] + ".py"
 
     def importer() -> tuple[str, int]:
         frame = getframe(2)
@@ -73,7 +83,7 @@ def _install_audit_hook() -> None:
         elif event == "open":
             path = args[0]
             if isinstance(path, str) and endswith(path, suffixes) and startswith(real(path), roots):
-                report(b"o", "", real(path))
+                report(b"o", "", source_of(real(path)))
 
     sys.addaudithook(hook)
 

@@ -47,7 +47,7 @@ def _install_audit_hook() -> None:
         return found
 
     def source_of(path: str) -> str:
-        """The module a load reads: the grader compiled the tree (testrun.compile_export), so a
+        """The module a load reads: the grader compiled the tree (prepared.compile_export), so a
         load of `pkg/mod.py` opens `pkg/__pycache__/mod.<tag>.pyc`."""
         cut = rfind(path, "/__pycache__/")
         name = path[cut + 13 :]

@@ -24,6 +24,6 @@ bridge = judge_plugin.BridgePlugin(CONFIG)
 report = GradeReport(CONFIG["report_path"], bridge.finish)
 plugins = [bridge, judge_plugin, report]
 # The hidden tests' compiled bytecode (asserts rewritten) is kept beside them, in SpecSnap's own
-# cache (testrun.judge_root); -B kept the bridge's modules from leaving any in the workspace.
+# cache (prepared.judge_root); -B kept the bridge's modules from leaving any in the workspace.
 sys.dont_write_bytecode = False
 sys.exit(int(pytest.main(CONFIG["pytest_args"], plugins=plugins)))

@@ -3,36 +3,22 @@ GitHub runner plays them (tests/support/workflow_player.py): the workspace and H
 uid 1001, GitHub's own steps (checkout, artifacts, `run:`, the cleanup) on the host as 1001, each
 action step a fresh root container of the image.
 
-The test run uses the local Docker engine, starting `dockerd` itself when none answers (as root).
-No container registry is needed: the base image is built by scripts/build-base-image.sh when the
-engine lacks it (SPECSNAP_BASE_IMAGE=pinned builds FROM the Dockerfile's own pinned base). The
-image is built once per test run, from a cold cache, and shared by every test here, whichever
-pytest-xdist worker runs it (a lock and a use count in the test run's temporary directory);
-SPECSNAP_ACTION_IMAGE names an image built already instead (to iterate on the tests, never in
-CI). The containers use the host network so that the loopback GitHub API answers them. Each
-play prints its steps' times.
+The engine and the image (built once per test run, from a cold cache, whichever pytest-xdist
+worker asks first): tests/support/docker_engine.py. The containers use the host network so that
+the loopback GitHub API answers them. Each play prints its steps' times.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import shutil
-import signal
-import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
-from specsnap.bot.webhook import signature
 from tests.functional.test_action import (
     AGENT_REPO,
     HEAD,
@@ -46,137 +32,11 @@ from tests.functional.test_action import (
 from tests.support.github_server import GitHubServer
 from tests.support.workflow_player import RUNNER_UID, Job, Runner, as_runner
 
-# One xdist worker should run them all (`loadgroup`: one play at a time on the machine's two
-# cores), but pytest-xdist 3.8 under pytest 9 no longer keeps a group on one worker; the engine
-# and the images are therefore shared through `shared_state`, never started or built twice.
+# One xdist worker should run them all (one play at a time on the machine's two cores); see
+# tests/support/docker_engine.py for why the engine and the images are shared instead.
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCAL_BASE_IMAGE = "specsnap-base:bookworm-slim"  # scripts/build-base-image.sh makes it
-BASE_IMAGE = os.environ.get("SPECSNAP_BASE_IMAGE", LOCAL_BASE_IMAGE)
-IMAGE = "specsnap-action:test"
-BOT_IMAGE = "specsnap-bot:test"
-PREBUILT = os.environ.get("SPECSNAP_ACTION_IMAGE", "")
-
-
-@contextlib.contextmanager
-def shared_state(factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """What the workers of one test run share (a lock, the engine's users, what was built), in
-    the run's temporary directory, held under an exclusive lock for the block."""
-    base = factory.getbasetemp()
-    shared = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "docker-shared"
-    shared.mkdir(mode=0o700, exist_ok=True)
-    with (shared / "lock").open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        yield shared
-
-
-def docker_answers() -> bool:
-    if shutil.which("docker") is None:
-        return False
-    done = subprocess.run(["docker", "info"], capture_output=True, check=False, timeout=60)
-    return done.returncode == 0
-
-
-@pytest.fixture(scope="module")
-def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A Docker engine: the running one, or a `dockerd` this test run starts, shared by every
-    worker that needs it, and stopped by the last one done with it."""
-    with shared_state(tmp_path_factory) as shared:
-        users = shared / "users"
-        count = int(users.read_text()) if users.exists() else 0
-        if count == 0 and not docker_answers():
-            _start_dockerd(shared)
-        users.write_text(str(count + 1))
-    try:
-        yield
-    finally:
-        with shared_state(tmp_path_factory) as shared:
-            count = int((shared / "users").read_text()) - 1
-            (shared / "users").write_text(str(count))
-            pid_file = shared / "dockerd.pid"
-            if count == 0 and pid_file.exists():
-                _stop(int(pid_file.read_text()))
-                pid_file.unlink()
-
-
-def _start_dockerd(shared: Path) -> None:
-    if shutil.which("docker") is None or shutil.which("dockerd") is None:
-        pytest.skip(
-            "no Docker engine: docker/dockerd are not installed (apt-get install docker.io)"
-        )
-    if os.geteuid() != 0:
-        pytest.skip("no Docker engine answers, and starting dockerd needs root")
-    log = shared / "dockerd.log"
-    with log.open("ab") as out:
-        # Its own session: it outlives the worker that started it if another still uses it.
-        daemon = subprocess.Popen(
-            ["dockerd"], stdout=out, stderr=subprocess.STDOUT, start_new_session=True
-        )
-    deadline = time.monotonic() + 60
-    while not docker_answers():
-        if daemon.poll() is not None or time.monotonic() > deadline:
-            _stop(daemon.pid)
-            pytest.skip(f"dockerd could not be started here: {log.read_text()[-2000:]}")
-        time.sleep(1)
-    (shared / "dockerd.pid").write_text(str(daemon.pid))
-
-
-def _stop(pid: int) -> None:
-    """SIGTERM, then SIGKILL after 30 s; done when the process is gone or a zombie."""
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGTERM)
-    deadline = time.monotonic() + 30
-    while _alive(pid):
-        if time.monotonic() > deadline:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
-        time.sleep(0.2)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
-
-
-@pytest.fixture(scope="module")
-def image(engine: None, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The Action's image, built from a cold cache (`--no-cache`), FROM the local base image
-    (built first when missing) or, with SPECSNAP_BASE_IMAGE=pinned, the Dockerfile's own."""
-    if PREBUILT:
-        return PREBUILT
-    with shared_state(tmp_path_factory) as shared:
-        if not (shared / "action-image").exists():
-            _build_action_image()
-            (shared / "action-image").touch()
-    return IMAGE
-
-
-def _build_action_image() -> None:
-    have_base = subprocess.run(
-        ["docker", "image", "inspect", BASE_IMAGE], capture_output=True, check=False
-    )
-    if have_base.returncode != 0 and BASE_IMAGE == LOCAL_BASE_IMAGE:
-        subprocess.run(
-            ["bash", str(ROOT / "scripts" / "build-base-image.sh"), BASE_IMAGE],
-            check=True,
-            timeout=1200,
-        )
-    base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
-    started = time.monotonic()
-    command = ["docker", "build", "--no-cache", "--network", "host", *base, "--target", "action"]
-    build = subprocess.run(
-        [*command, "-t", IMAGE, str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1200,
-    )
-    assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
-    print(f"cold build of the action image: {time.monotonic() - started:.0f}s")
 
 
 def as_agent(image: str, command: str) -> subprocess.CompletedProcess[str]:
@@ -407,146 +267,3 @@ subprocess.run(["tar", "-czf", str(tarball), "-C", str(scratch), card_path.paren
     scratch.mkdir()
     os.chown(scratch, RUNNER_UID, RUNNER_UID)
     as_runner(["python3", "-c", script, str(tarball), str(scratch), str(ROOT)])
-
-
-@pytest.fixture(scope="module")
-def bot_image(image: str, tmp_path_factory: pytest.TempPathFactory) -> str:
-    """The bot's image (target `bot`), on the layers the Action's cold build just made."""
-    with shared_state(tmp_path_factory) as shared:
-        if not (shared / "bot-image").exists():
-            _build_bot_image()
-            (shared / "bot-image").touch()
-    return BOT_IMAGE
-
-
-def _build_bot_image() -> None:
-    base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
-    started = time.monotonic()
-    command = ["docker", "build", "--network", "host", *base, "--target", "bot"]
-    build = subprocess.run(
-        [*command, "-t", BOT_IMAGE, str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1200,
-    )
-    assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
-    print(f"build of the bot image on the Action's layers: {time.monotonic() - started:.0f}s")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def test_the_bot_image_serves_the_app_answers_at_once_and_dispatches(
-    bot_image: str, tmp_path: Path
-) -> None:
-    """The `bot` target as docs/bot.md runs it: an unprivileged service answering signed
-    deliveries, healthy by its own health check, starting the workflow on the commented head."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-    public = key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-    key_file = tmp_path / "app.pem"
-    key_file.write_bytes(pem)
-    key_file.chmod(0o644)  # the container's account reads it through a read-only mount
-    secret, port, name = "bot-secret", free_port(), f"specsnap-bot-test-{os.getpid()}"
-    with GitHubServer(prefix="/api/v3", lifetime=300) as github:
-        github.app = {"id": 4242, "public_key": public.decode(), "private_key": pem.decode()}
-        repo = github.add_repo(REPO)
-        repo.collaborators["dev"] = "write"
-        workflow = {"id": 9, "name": "SpecSnap", "path": ".github/workflows/specsnap.yml"}
-        repo.workflows["specsnap.yml"] = workflow
-        github.add_pull(REPO, 12, HEAD)
-        env = {
-            "SPECSNAP_APP_ID": "4242",
-            "SPECSNAP_WEBHOOK_SECRET": secret,
-            "SPECSNAP_APP_PRIVATE_KEY_FILE": "/run/secrets/app.pem",
-            "GITHUB_API_URL": github.api_url,
-            "SPECSNAP_BOT_PORT": str(port),
-        }
-        run = ["docker", "run", "-d", "--rm", "--name", name, "--network", "host"]
-        run += [f"--env={k}={v}" for k, v in env.items()]
-        run += ["-v", f"{key_file}:/run/secrets/app.pem:ro", bot_image, "--host", "127.0.0.1"]
-        started = subprocess.run(
-            run,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        assert started.returncode == 0, started.stderr
-        try:
-            url = f"http://127.0.0.1:{port}/"
-            deadline = time.monotonic() + 60
-            while not bot_answers(url):
-                assert time.monotonic() < deadline, docker_logs(name)
-                time.sleep(0.5)
-            check = subprocess.run(
-                ["docker", "exec", name, "/opt/specsnap/venv/bin/specsnap-bot", "health"],
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            assert check.returncode == 0 and '"status": "ok"' in check.stdout, check.stderr
-            user = subprocess.run(
-                ["docker", "exec", name, "id", "-u"], capture_output=True, text=True, check=False
-            )
-            assert user.stdout.strip() == "61200"
-            posted = github.add_comment(REPO, 12, "/specsnap run tier=2 seed=3", login="dev")
-            stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            payload = {
-                "action": "created",
-                "installation": {"id": 31},
-                "repository": {"full_name": REPO},
-                "issue": {"number": 12, "pull_request": {"url": "x"}},
-                "comment": {
-                    "id": posted["id"],
-                    "body": posted["body"],
-                    "created_at": stamp,
-                    "updated_at": stamp,
-                    "user": {"login": "dev", "type": "User"},
-                },
-            }
-            body = json.dumps(payload).encode()
-            answer = requests.post(
-                url,
-                data=body,
-                headers={
-                    "X-GitHub-Event": "issue_comment",
-                    "X-GitHub-Delivery": "docker-1",
-                    "X-Hub-Signature-256": signature(secret.encode(), body),
-                },
-                timeout=10,
-            )
-            assert answer.status_code == 202 and answer.text.strip() == "queued"
-            deadline = time.monotonic() + 60
-            while len(repo.comments) < 2:
-                assert time.monotonic() < deadline, docker_logs(name)
-                time.sleep(0.2)
-            (dispatch,) = repo.dispatches
-            assert dispatch["inputs"] == {
-                "pull_request": "12", "commit": HEAD, "tier": "tier-2", "seed": "3",
-            }  # fmt: skip
-            assert "started a SpecSnap evaluation of" in list(repo.comments.values())[-1]["body"]
-        finally:
-            stopped = subprocess.run(
-                ["docker", "stop", "-t", "20", name], capture_output=True, text=True, check=False
-            )
-        assert stopped.returncode == 0, stopped.stderr
-
-
-def bot_answers(url: str) -> bool:
-    try:
-        return requests.get(url + "healthz", timeout=2).status_code == 200
-    except requests.RequestException:
-        return False
-
-
-def docker_logs(name: str) -> str:
-    done = subprocess.run(["docker", "logs", name], capture_output=True, text=True, check=False)
-    return done.stdout + done.stderr

@@ -27,7 +27,7 @@ GRADER_INI = "[pytest]\naddopts = -p no:cacheprovider\nconsider_namespace_packag
 
 COMPILE = """
 import importlib.util, os, py_compile, sys
-for path in sys.stdin.read().splitlines():
+for path in map(os.fsdecode, filter(None, sys.stdin.buffer.read().split(b"\\0"))):
     cfile = importlib.util.cache_from_source(path)
     folder = os.path.dirname(cfile)
     if os.path.islink(folder) or os.path.islink(cfile) or os.path.isfile(folder):
@@ -60,7 +60,8 @@ def compile_export(export: Path, python: str) -> None:
     with contextlib.suppress(OSError, subprocess.SubprocessError):
         subprocess.run(
             [python, "-I", "-S", "-c", COMPILE],
-            input="\n".join(sources).encode(),
+            input=b"\0".join(os.fsencode(path) for path in sources),  # any name, even with "\n"
+            cwd=export,
             capture_output=True,
             timeout=120,
             check=False,

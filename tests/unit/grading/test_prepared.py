@@ -66,6 +66,7 @@ def test_the_graded_tree_is_compiled_but_never_through_a_link(tmp_path: Path) ->
     (outside / "secret.py").write_text("SECRET = 'only the grader may read this'\n")
     (export / "pkg").mkdir(parents=True)
     (export / "pkg" / "mod.py").write_text("VALUE = 1\n")
+    (export / "pkg" / "odd\nname.py").write_text("VALUE = 3\n")  # a name git allows
     (export / "pkg" / "alias.py").symlink_to(outside / "secret.py")
     (export / "other").mkdir()
     (export / "other" / "mod.py").write_text("VALUE = 2\n")
@@ -76,7 +77,7 @@ def test_the_graded_tree_is_compiled_but_never_through_a_link(tmp_path: Path) ->
     prepared.compile_export(export, sys.executable)
 
     compiled = sorted(p.name for p in (export / "pkg" / "__pycache__").iterdir())
-    assert [name.split(".")[0] for name in compiled] == ["mod"]  # not the link's target
+    assert [name.split(".")[0] for name in compiled] == ["mod", "odd\nname"]  # not the link's
     assert sorted(p.name for p in outside.iterdir()) == ["secret.py"]  # nothing written there
     assert not (export / "broken" / "__pycache__").exists() or not any(
         (export / "broken" / "__pycache__").iterdir()

@@ -72,11 +72,10 @@ class Subjects:
         return spare
 
     def retire(self) -> None:
-        """Set the current group's subject aside; the next step ends it."""
+        """Set the current group's subject aside; the next step ends it (`for_group` hands
+        `retiring` to that step before it sets a new current subject, so nothing is set aside
+        twice)."""
         if self.current is not None:
-            self._settle()
-            if self.retiring is not None:
-                self._end(self.retiring)
             self.retiring, self.current = self.current, None
 
     def finish(self) -> None:

@@ -141,42 +141,32 @@ def _build_action_image() -> None:
             check=True,
             timeout=1200,
         )
+    _build("action", IMAGE, "cold build of the action image", "--no-cache")
+
+
+def _build(target: str, tag: str, what: str, *flags: str) -> None:
+    """`docker build` of the Dockerfile's `target` as `tag`, FROM the base image chosen."""
     base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
     started = time.monotonic()
-    command = ["docker", "build", "--no-cache", "--network", "host", *base, "--target", "action"]
+    command = ["docker", "build", *flags, "--network", "host", *base, "--target", target]
     build = subprocess.run(
-        [*command, "-t", IMAGE, str(ROOT)],
+        [*command, "-t", tag, str(ROOT)],
         capture_output=True,
         text=True,
         check=False,
         timeout=1200,
     )
     assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
-    print(f"cold build of the action image: {time.monotonic() - started:.0f}s")
+    print(f"{what}: {time.monotonic() - started:.0f}s")
 
 
 def bot_image(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The bot's image (target `bot`), on the layers the Action's cold build just made."""
     with shared_state(tmp_path_factory) as shared:
         if not (shared / "bot-image").exists():
-            _build_bot_image()
+            _build("bot", BOT_IMAGE, "build of the bot image on the Action's layers")
             (shared / "bot-image").touch()
     return BOT_IMAGE
-
-
-def _build_bot_image() -> None:
-    base = [] if BASE_IMAGE == "pinned" else ["--build-arg", f"BASE_IMAGE={BASE_IMAGE}"]
-    started = time.monotonic()
-    command = ["docker", "build", "--network", "host", *base, "--target", "bot"]
-    build = subprocess.run(
-        [*command, "-t", BOT_IMAGE, str(ROOT)],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=1200,
-    )
-    assert build.returncode == 0, build.stdout[-4000:] + build.stderr[-4000:]
-    print(f"build of the bot image on the Action's layers: {time.monotonic() - started:.0f}s")
 
 
 def docker_logs(name: str) -> str:

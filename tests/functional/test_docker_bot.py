@@ -17,7 +17,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from specsnap.bot.webhook import signature
-from tests.functional.test_action import HEAD, REPO
+from tests.support.action_runner import HEAD, REPO
+from tests.support.bot_events import comment_event
 from tests.support.docker_engine import docker_logs
 from tests.support.github_server import GitHubServer
 
@@ -89,20 +90,7 @@ def test_the_bot_image_serves_the_app_answers_at_once_and_dispatches(
             assert user.stdout.strip() == "61200"
             posted = github.add_comment(REPO, 12, "/specsnap run tier=2 seed=3", login="dev")
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            payload = {
-                "action": "created",
-                "installation": {"id": 31},
-                "repository": {"full_name": REPO},
-                "issue": {"number": 12, "pull_request": {"url": "x"}},
-                "comment": {
-                    "id": posted["id"],
-                    "body": posted["body"],
-                    "created_at": stamp,
-                    "updated_at": stamp,
-                    "user": {"login": "dev", "type": "User"},
-                },
-            }
-            body = json.dumps(payload).encode()
+            body = json.dumps(comment_event(REPO, 12, posted, stamp)).encode()
             answer = requests.post(
                 url,
                 data=body,

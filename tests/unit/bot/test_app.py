@@ -19,6 +19,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from specsnap.bot.__main__ import build_receiver
 from specsnap.bot.app import AppConfig
 from specsnap.bot.webhook import signature
+from tests.support.bot_events import comment_event
 from tests.support.github_server import GitHubServer
 
 REPO, HEAD, SECRET, APP_ID = "octo/agent", "f" * 40, b"app-secret", 4242
@@ -91,20 +92,7 @@ def stamp(age: timedelta) -> str:
 
 
 def comment(github: GitHubServer, body: str, age: timedelta = timedelta(seconds=5)) -> dict:
-    posted = github.add_comment(REPO, 12, body, login="dev")
-    return {
-        "action": "created",
-        "installation": {"id": 31},
-        "repository": {"full_name": REPO},
-        "issue": {"number": 12, "pull_request": {"url": "x"}},
-        "comment": {
-            "id": posted["id"],
-            "body": body,
-            "created_at": stamp(age),
-            "updated_at": stamp(age),
-            "user": {"login": "dev", "type": "User"},
-        },
-    }
+    return comment_event(REPO, 12, github.add_comment(REPO, 12, body, login="dev"), stamp(age))
 
 
 def pushed(head: str, age: timedelta, action: str = "synchronize") -> dict:

@@ -1,152 +1,33 @@
-"""The Action's entrypoint run as the runner runs it, against the loopback GitHub API.
-
-Each test starts `python entrypoint/__main__.py` in a subprocess with the environment a Docker
-container action gets: every input as `INPUT_*` (action.yml defaults filled in), `GITHUB_*`
-variables, an event payload file, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files. The
-entrypoint talks to the loopback server through the real PyGithub, with production retry and
-pacing settings.
-"""
+"""The Action's publishing steps, run as the runner runs them (tests/support/action_runner.py)
+against the loopback GitHub API: the sticky comment, the check run, forks and refused tokens,
+retries, truncation, deltas, bad input, and the bot step."""
 
 from __future__ import annotations
 
 import json
-import os
-import re
-import shutil
-import subprocess
-import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from specsnap.ledger.store import append_candidate
 from specsnap.render.limits import COMMENT_MAX, github_length
-from specsnap.submission.archive import read_archive
+from tests.support.action_runner import (
+    HEAD,
+    REPO,
+    github_api,
+    ours,
+    pull_request_event,
+    run_action,
+)
 from tests.support.github_server import GitHubServer
-from tests.support.ledgers import candidate
 from tests.support.scorecards import many_violations, write_fixture
-
-ROOT = Path(__file__).resolve().parents[2]
-AGENT_REPO = ROOT / "tests" / "fixtures" / "agent-repo"
-REPO, HEAD, MERGE = "octo/agent", "a" * 40, "9" * 40
-TOKEN = "ghs_rw"
-MARKER = "<!-- specsnap:comment:default -->"
-
-
-@dataclass
-class ActionRun:
-    code: int
-    stdout: str
-    stderr: str
-    outputs: dict[str, str]
-    summary: str
 
 
 @pytest.fixture
 def github() -> Iterator[GitHubServer]:
-    with GitHubServer(prefix="/api/v3", lifetime=120) as gh:  # GitHub Enterprise-style base URL
-        gh.add_repo(REPO)
-        gh.add_token(TOKEN, write=True)
-        gh.add_token("ghs_ro", write=False)
-        gh.add_pull(REPO, 12, HEAD)
-        yield gh
-
-
-def action_defaults() -> dict[str, str]:
-    inputs = yaml.safe_load((ROOT / "action.yml").read_text())["inputs"]
-    return {name: str(spec.get("default", "")) for name, spec in inputs.items()}
-
-
-def pull_request_event(head_repo: str = REPO) -> dict[str, Any]:
-    return {
-        "action": "synchronize",
-        "number": 12,
-        "pull_request": {
-            "number": 12,
-            "head": {"sha": HEAD, "ref": "feature", "repo": {"full_name": head_repo}},
-            "base": {"sha": "b" * 40, "ref": "main", "repo": {"full_name": REPO}},
-        },
-        "repository": {"full_name": REPO},
-    }
-
-
-def run_action(
-    workspace: Path,
-    github: GitHubServer,
-    *,
-    event_name: str = "pull_request",
-    event: dict[str, Any] | None = None,
-    token: str = TOKEN,
-    timeout: float = 120,
-    **inputs: str,
-) -> ActionRun:
-    workspace.mkdir(parents=True, exist_ok=True)
-    files = workspace.parent / f"runner-{len(list(workspace.parent.glob('runner-*')))}"
-    files.mkdir()
-    (files / "event.json").write_text(json.dumps(event or pull_request_event()))
-    values = action_defaults() | inputs
-    values["github_token"] = values["github_token"].replace("${{ github.token }}", token)
-    env = {
-        "PATH": os.environ["PATH"],
-        "HOME": str(files),
-        "GITHUB_ACTIONS": "true",
-        "GITHUB_WORKSPACE": str(workspace),
-        "GITHUB_REPOSITORY": REPO,
-        "GITHUB_SHA": MERGE,
-        "GITHUB_EVENT_NAME": event_name,
-        "GITHUB_EVENT_PATH": str(files / "event.json"),
-        "GITHUB_OUTPUT": str(files / "output"),
-        "GITHUB_STEP_SUMMARY": str(files / "summary"),
-        "GITHUB_SERVER_URL": "https://github.example",
-        "GITHUB_API_URL": github.api_url,
-        "GITHUB_RUN_ID": "4242",
-        **{f"INPUT_{name.upper()}": value for name, value in values.items()},
-    }
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "entrypoint" / "__main__.py")],
-        cwd=workspace,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        check=False,
-    )
-    output = files / "output"
-    summary = files / "summary"
-    return ActionRun(
-        done.returncode,
-        done.stdout,
-        done.stderr,
-        parse_outputs(output.read_text() if output.exists() else ""),
-        summary.read_text() if summary.exists() else "",
-    )
-
-
-def parse_outputs(text: str) -> dict[str, str]:
-    outputs: dict[str, str] = {}
-    lines = iter(text.splitlines())
-    for line in lines:
-        heredoc = re.fullmatch(r"([a-z_]+)<<(\S+)", line)
-        if heredoc:
-            name, delimiter = heredoc.groups()
-            value: list[str] = []
-            for part in lines:
-                if part == delimiter:
-                    break
-                value.append(part)
-            outputs[name] = "\n".join(value)
-        else:
-            name, _, value_text = line.partition("=")
-            outputs[name] = value_text
-    return outputs
-
-
-def ours(github: GitHubServer) -> list[dict[str, Any]]:
-    return [c for c in github.repos[REPO].comments.values() if MARKER in c["body"]]
+    with github_api() as server:
+        yield server
 
 
 def test_the_pr_comment_is_created_once_then_edited(tmp_path: Path, github: GitHubServer) -> None:
@@ -400,120 +281,3 @@ def test_the_bot_step_ignores_other_comments(tmp_path: Path, github: GitHubServe
     )
     assert result.code == 0 and result.outputs["run"] == "false"
     assert result.outputs["bot_outcome"] == "ignored"
-
-
-@pytest.mark.slow
-def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
-    tmp_path: Path, github: GitHubServer
-) -> None:
-    workspace = tmp_path / "ws"
-    common = {"tier": "2", "seed": "7", "agent": "notetaker"}
-    prepared = run_action(workspace, github, step="prepare", **common)
-    assert prepared.code == 0, prepared.stdout + prepared.stderr
-    assert prepared.outputs["sessions"] == "2"
-    assert prepared.outputs["run_dir"] == ".specsnap/runs/tier-2-seed-7"
-    run_dir = workspace / prepared.outputs["run_dir"]
-    first = run_action(workspace, github, step="session", session="1", **common)
-    assert first.code == 0, first.stdout + first.stderr
-    assert first.outputs["cutoff_fired"] == "true" and first.outputs["session_status"] == "cutoff"
-    out_of_order = run_action(workspace, github, step="session", session="1", **common)
-    assert out_of_order.code == 2 and "already ran" in out_of_order.stdout
-    second = run_action(workspace, github, step="session", session="2", **common)
-    assert second.code == 0 and second.outputs["cutoff_fired"] == "false"
-    graded = run_action(workspace, github, step="grade", **common)
-    assert graded.code == 0, graded.stdout + graded.stderr
-    assert graded.outputs["pass"] == "true" and graded.outputs["net_retention"] == "1.0000"
-    assert "SpecSnap" in graded.summary
-    published = run_action(workspace, github, step="publish", **common)
-    assert published.code == 0, published.stdout + published.stderr
-    (comment,) = ours(github)
-    assert "| tier-2, seed 7 | 100.0% | 100.0% |" in comment["body"]
-    (run,) = github.repos[REPO].check_runs.values()
-    assert run["conclusion"] == "success"
-    assert run["output"]["text"] == (run_dir / "scorecard.md").read_text()
-    submitted = run_action(workspace, github, step="submit", **common)
-    assert submitted.code == 0, submitted.stdout + submitted.stderr
-    assert submitted.outputs["bundle"] == ".specsnap/runs/tier-2-seed-7/submission.specsnap.tar"
-    members = read_archive(workspace / submitted.outputs["bundle"])
-    assert members["scorecard.json"] == (run_dir / "scorecard.json").read_bytes()
-
-
-def test_the_ledger_decides_the_stage_and_a_broken_one_is_bad_input(
-    tmp_path: Path, github: GitHubServer
-) -> None:
-    workspace = tmp_path / "ws"
-    ledger = workspace / "board" / "ledger.jsonl"
-    ledger.parent.mkdir(parents=True)
-    common = {"tier": "2", "agent": "notetaker", "ledger": "board/ledger.jsonl"}
-    locked = run_action(workspace, github, step="prepare", seed="1", **common)
-    assert locked.code == 0, locked.stdout + locked.stderr
-    run = json.loads((workspace / locked.outputs["run_dir"] / "run.json").read_text())
-    assert (run["stage"], run["stage2_unlocked"]) == (1, False)
-    append_candidate(ledger, candidate(seed=2))  # PASS and TES >= 75%: Stage II unlocked
-    unlocked = run_action(workspace, github, step="prepare", seed="2", **common)
-    assert unlocked.code == 0, unlocked.stdout + unlocked.stderr
-    run = json.loads((workspace / unlocked.outputs["run_dir"] / "run.json").read_text())
-    assert (run["stage"], run["stage2_unlocked"]) == (2, True)
-    ledger.write_text("{not a ledger\n")
-    broken = run_action(workspace, github, step="prepare", seed="3", **common)
-    assert broken.code == 2 and "ledger.jsonl" in broken.stdout + broken.stderr
-
-
-@pytest.mark.slow
-def test_the_all_step_evaluates_the_pull_requests_own_agent(
-    tmp_path: Path, github: GitHubServer
-) -> None:
-    workspace = tmp_path / "ws"
-    shutil.copytree(AGENT_REPO, workspace)
-    result = run_action(
-        workspace,
-        github,
-        step="all",
-        tier="tier-2",
-        seed="3",
-        agent="tinyagent",  # registered by the install below, not known to SpecSnap before
-        agent_install="pip install --quiet .",
-        fail_on="never",
-        timeout=600,
-    )
-    assert result.code == 0, result.stdout + result.stderr
-    assert "::group::Install the agent (as dev" in result.stdout
-    assert not (workspace / "build").exists()  # it installed from a copy, not the checkout
-    run_dir = workspace / ".specsnap" / "runs" / "tier-2-seed-3"
-    card = json.loads((run_dir / "scorecard.json").read_text())
-    assert card["agent"]["name"] == "tinyagent"
-    sessions = card["sessions"]
-    assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"]
-    records = [
-        json.loads((run_dir / "sessions" / str(n) / "session.json").read_text()) for n in (1, 2)
-    ]
-    reported = [r["tokens_reported"] for r in records]  # what its adapter's usage() read
-    assert [(t["input"], t["source"]) for t in reported] == [(10, "reported"), (20, "reported")]
-    seen = [
-        json.loads((run_dir / "sessions" / str(n) / "stdout.log").read_text().splitlines()[0])
-        for n in (1, 2)
-    ]
-    for facts in seen:
-        assert "/specsnap-agent-" in facts["python"] and "/venv/bin/python" in facts["python"]
-        assert str(ROOT / ".venv") not in facts["path"] and sys.prefix not in facts["path"]
-        assert facts["pytest"] is None  # the grader's pytest is SpecSnap's, not the agent's
-        assert facts["uid"] != 0 and facts["prompt_read"]
-    assert len(ours(github)) == 1 and len(github.repos[REPO].check_runs) == 1
-
-
-def test_a_run_without_its_api_key_is_not_evaluated_and_said_so(
-    tmp_path: Path, github: GitHubServer
-) -> None:
-    workspace = tmp_path / "ws"
-    common = {"tier": "2", "seed": "4", "agent": "claude-code", "pass_env": "ANTHROPIC_API_KEY"}
-    prepared = run_action(workspace, github, step="prepare", **common)
-    assert prepared.code == 0, prepared.stdout + prepared.stderr
-    assert prepared.outputs["evaluated"] == "false"
-    session = run_action(workspace, github, step="session", session="1", **common)
-    assert session.code == 0 and session.outputs["evaluated"] == "false"
-    published = run_action(workspace, github, step="publish", **common)
-    assert published.code == 0, published.stdout + published.stderr
-    (comment,) = ours(github)
-    assert "not evaluated" in comment["body"] and "no API key" in comment["body"]
-    assert "0.0%" not in comment["body"]
-    assert github.repos[REPO].check_runs == {}

@@ -19,13 +19,14 @@ from pathlib import Path
 
 import pytest
 
-from tests.functional.test_action import (
+from tests.support.action_runner import (
     AGENT_REPO,
     HEAD,
     MERGE,
     REPO,
     TOKEN,
     action_defaults,
+    github_api,
     ours,
     pull_request_event,
 )
@@ -93,11 +94,7 @@ def new_runner(image: str, tmp_path: Path, repository: Path, github: GitHubServe
 
 @pytest.fixture
 def github() -> Iterator[GitHubServer]:
-    with GitHubServer(prefix="/api/v3", lifetime=900) as server:
-        server.add_repo(REPO)
-        server.add_token(TOKEN, write=True)
-        server.add_token("ghs_ro", write=False)
-        server.add_pull(REPO, 12, HEAD)
+    with github_api(lifetime=900) as server:
         yield server
 
 

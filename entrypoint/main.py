@@ -93,6 +93,8 @@ def _run(settings: Settings, gha: GitHubActions) -> int:
         evaluated = _prepare(settings, gha)
     elif step in (Step.SESSION, Step.GRADE):
         evaluated = _evaluated(settings, gha)
+        if evaluated and step is Step.SESSION:
+            evaluated = _session_keys(settings, gha)
     if evaluated and step in (Step.SESSION, Step.ALL):
         with _agent_environment(settings, gha):
             for index in _session_numbers(settings):
@@ -127,17 +129,13 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
     tier = load_tier(settings.tier)
     gha.set_output("run_dir", settings.shown(run_dir))
     gha.set_output("sessions", str(tier.sessions))
-    missing = [name for name in settings.pass_env if not os.environ.get(name)]
+    missing = _missing_keys(settings, settings.pass_env, prepare=True)
     if missing:
         reason = (
             f"no API key: {', '.join(missing)} is empty (a pull request from a fork or by "
             "Dependabot gets no secrets)"
         )
-        run_dir.mkdir(parents=True, exist_ok=True)
-        skipped = {"tier_id": tier.id, "seed": settings.seed, "agent": settings.agent}
-        (run_dir / NOT_EVALUATED).write_text(json.dumps({**skipped, "reason": reason}) + "\n")
-        gha.notice(f"{tier.id}, seed {settings.seed} is not evaluated: {reason}")
-        gha.set_output("evaluated", "false")
+        _not_evaluated(settings, gha, tier.id, reason)
         return False
     if settings.ledger is not None:
         os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: specsnap.stage
@@ -154,6 +152,48 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
             check_agent=not settings.agent_install,  # its adapter may come with its install
         )
     gha.set_output("evaluated", "true")
+    return True
+
+
+def _missing_keys(
+    settings: Settings, names: tuple[str, ...] | list[str], *, prepare: bool = False
+) -> list[str]:
+    """Which of `names` (the variables the agent is to see) have no value. The prepare step of
+    a split evaluation has no key in its environment (only the session steps get them): it
+    judges by `keys_present`, the names the workflow has secrets for, and leaves the names that
+    may come in `api_keys` (a secret whose names no workflow expression can list) to the
+    session steps."""
+    if prepare and settings.keys_present:
+        if "SPECSNAP_API_KEYS" in settings.keys_present:
+            return []
+        return [name for name in names if name not in settings.keys_present]
+    return [name for name in names if not (os.environ.get(name) or settings.api_keys.get(name))]
+
+
+def _not_evaluated(settings: Settings, gha: GitHubActions, tier_id: str, reason: str) -> None:
+    """Record that the run is not evaluated, and why, where publish and later steps look."""
+    run_dir = _run_dir(settings)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    skipped = {"tier_id": tier_id, "seed": settings.seed, "agent": settings.agent}
+    (run_dir / NOT_EVALUATED).write_text(json.dumps({**skipped, "reason": reason}) + "\n")
+    gha.notice(f"{tier_id}, seed {settings.seed} is not evaluated: {reason}")
+    gha.add_summary(f"**SpecSnap** — {tier_id}, seed {settings.seed}: not evaluated: {reason}\n")
+    gha.set_output("evaluated", "false")
+
+
+def _session_keys(settings: Settings, gha: GitHubActions) -> bool:
+    """Before a session step: every key the run's agent is to see is here (`api_keys` joins
+    the environment of this step only), or the run is not evaluated and the summary says which
+    key the session lacked."""
+    run = runs.load_run(_run_dir(settings))
+    missing = _missing_keys(settings, run.pass_env)
+    if missing:
+        reason = f"no API key: session {settings.session} had no {', '.join(missing)}"
+        _not_evaluated(settings, gha, run.tier_id, reason)
+        return False
+    for name in run.pass_env:
+        if not os.environ.get(name):
+            os.environ[name] = settings.api_keys[name]  # the run's meter reads it (runs.py)
     return True
 
 

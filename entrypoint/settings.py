@@ -49,6 +49,11 @@ class Settings:
     agent_options: Mapping[str, str]
     agent_install: str | None
     pass_env: tuple[str, ...]
+    #: Which of `pass_env` the calling workflow has secrets for (names, never values): the
+    #: prepare step judges by it, as its own environment holds no key ("" → by the environment).
+    keys_present: tuple[str, ...]
+    #: More keys for the session steps, from one secret: a JSON object NAME → value.
+    api_keys: Mapping[str, str] = field(repr=False)
     session: int | None
     time_limit_s: int | None
     stage: int | None  # None: the ledger's (specsnap.stage)
@@ -129,6 +134,8 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         agent_options=reader.options("agent_options"),
         agent_install=reader.text("agent_install"),
         pass_env=reader.names("pass_env"),
+        keys_present=reader.names("keys_present"),
+        api_keys=reader.keys("api_keys"),
         session=session,
         time_limit_s=reader.integer("time_limit", minimum=1),
         stage=stage,
@@ -231,6 +238,24 @@ class _Reader:
         for bad in (n for n in found if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", n)):
             self.problem(name, bad, "environment variable names, comma- or newline-separated")
         return found
+
+    def keys(self, name: str) -> dict[str, str]:
+        """A JSON object of environment variable names to non-empty strings; a problem never
+        shows a value (they are secrets)."""
+        value = self.raw(name)
+        if not value:
+            return {}
+        try:
+            data = json.loads(value)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict) or not all(
+            isinstance(k, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", k) and isinstance(v, str)
+            for k, v in data.items()
+        ):
+            self.problem(name, "(hidden)", 'a JSON object of names to keys, {"NAME": "key", ...}')
+            return {}
+        return {k: v for k, v in data.items() if v}
 
     def options(self, name: str) -> dict[str, str]:
         options: dict[str, str] = {}

@@ -147,3 +147,49 @@ def test_a_run_without_its_api_key_is_not_evaluated_and_said_so(
     assert "not evaluated" in comment["body"] and "no API key" in comment["body"]
     assert "0.0%" not in comment["body"]
     assert github.repos[REPO].check_runs == {}
+
+
+def test_keys_reach_only_the_sessions_and_a_session_without_one_is_not_evaluated(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    """The split evaluation as evaluate.yml runs it: prepare knows the keys by name only
+    (`keys_present`), a session step gets them (here from the `api_keys` map), and a session
+    step that lacks one ends the evaluation as "not evaluated", saying which session and key."""
+    workspace = tmp_path / "ws"
+    common = {"tier": "2", "seed": "3", "agent": "notetaker"}
+    prepared = run_action(
+        workspace,
+        github,
+        step="prepare",
+        pass_env="MISTRAL_API_KEY",
+        keys_present="SPECSNAP_API_KEYS",
+        **common,
+    )
+    assert prepared.code == 0 and prepared.outputs["evaluated"] == "true", prepared.stdout
+    keyed = '{"MISTRAL_API_KEY": "mistral-key-for-the-session"}'
+    first = run_action(workspace, github, step="session", session="1", api_keys=keyed, **common)
+    assert first.code == 0 and first.outputs["cutoff_fired"] == "true", first.stdout
+    second = run_action(workspace, github, step="session", session="2", **common)
+    assert second.code == 0 and second.outputs["evaluated"] == "false", second.stdout
+    assert "session 2 had no MISTRAL_API_KEY" in second.summary
+    assert "mistral-key-for-the-session" not in first.stdout + first.stderr + first.summary
+    graded = run_action(workspace, github, step="grade", **common)
+    assert graded.code == 0 and graded.outputs["evaluated"] == "false"
+    published = run_action(workspace, github, step="publish", **common)
+    assert published.code == 0, published.stdout + published.stderr
+    (comment,) = ours(github)
+    assert "session 2 had no MISTRAL\\_API\\_KEY" in comment["body"]  # Markdown-escaped
+
+
+def test_prepare_judges_by_the_names_the_workflow_has_secrets_for(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    common = {"tier": "2", "seed": "3", "agent": "notetaker", "pass_env": "GEMINI_API_KEY"}
+    other = run_action(
+        tmp_path / "a", github, step="prepare", keys_present="OPENAI_API_KEY", **common
+    )
+    assert other.outputs["evaluated"] == "false" and "GEMINI_API_KEY" in other.summary
+    named = run_action(
+        tmp_path / "b", github, step="prepare", keys_present="GEMINI_API_KEY", **common
+    )
+    assert named.code == 0 and named.outputs["evaluated"] == "true", named.stdout

@@ -131,6 +131,14 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
     )
     log = played(runner)
     evaluate, aggregate = runner.jobs
+    # The keys reach the session steps and no other: not prepare, grade or publish.
+    keyed = {"ANTHROPIC_API_KEY"}
+    ran = [step for step in evaluate.steps.values() if step.step and step.code is not None]
+    assert [s.step for s in ran] == ["prepare", "session", "session", "grade", "publish"], log
+    for step in ran:
+        held = keyed & step.env_set
+        assert held == (keyed if step.step == "session" else set()), (step.step, held)
+    assert not keyed & aggregate.steps["publish"].env_set
     # tinyagent keeps notes and implements nothing: tier-2 is not passed, which fails the check
     # run's step with exit 1 (the agent's result, `fail_on: not_passed`), never with 3. The
     # submission steps are skipped: the example does not ask for `submission: true`.

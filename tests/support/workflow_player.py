@@ -39,6 +39,8 @@ class StepResult:
     log: str = ""
     code: int | None = None  # the step's exit code (None: skipped)
     seconds: float = 0.0
+    step: str = ""  # a SpecSnap action step's `step` input (prepare, session, ...)
+    env_set: frozenset[str] = frozenset()  # the non-empty variables its environment had
 
 
 @dataclass
@@ -303,7 +305,10 @@ class Runner:
         done = subprocess.run(
             [*command, self.image], capture_output=True, text=True, check=False, timeout=1500
         )
-        return _result(done, parse_outputs(output.read_text()))
+        result = _result(done, parse_outputs(output.read_text()))
+        result.step = values.get("step", "")
+        result.env_set = frozenset(name for name, value in container_env.items() if value)
+        return result
 
 
 def _result(

@@ -28,6 +28,8 @@ from entrypoint.publishing import (
     publish,
     publish_badge,
     score_outputs,
+    session_feedback,
+    start_feedback,
     write_badge,
 )
 from entrypoint.settings import Settings, Step
@@ -152,6 +154,7 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
             check_agent=not settings.agent_install,  # its adapter may come with its install
         )
     gha.set_output("evaluated", "true")
+    start_feedback(settings, gha, run_dir)
     return True
 
 
@@ -239,6 +242,7 @@ def _session(settings: Settings, gha: GitHubActions, index: int) -> None:
     gha.set_output("session", str(index))
     gha.set_output("cutoff_fired", str(session.cutoff.fired).lower())
     gha.set_output("session_status", session.exit.status)
+    session_feedback(settings, gha, _run_dir(settings), index)
 
 
 def _grade(settings: Settings, gha: GitHubActions, *, summary: bool) -> Scorecard:

@@ -1,25 +1,31 @@
-"""The Action's publishing steps: the scorecards to the pull request (comment, check run,
-outputs, job summary; verified first with `verify`), and the badge, to files and to a branch."""
+"""The Action's publishing steps: the evaluation's check run while it runs, the scorecards to the
+pull request (comment, check run, outputs, job summary; verified first with `verify`), and the
+badge, to files and to a branch."""
 
 from __future__ import annotations
 
 import glob
 import json
 from collections.abc import Sequence
+from dataclasses import asdict
 from pathlib import Path
 
 from entrypoint.gha import GitHubActions
 from entrypoint.settings import Settings
+from specsnap import runs
 from specsnap.errors import SpecSnapError, UsageError
 from specsnap.publish.branch import publish_files
-from specsnap.publish.github import connect
+from specsnap.publish.github import PublishError, connect, get_repository
 from specsnap.publish.pipeline import PublishOptions, PublishResult, publish_scorecards
-from specsnap.publish.target import target_from_event
+from specsnap.publish.progress import load_progress, report_progress, start_progress
+from specsnap.publish.target import Target, target_from_event
 from specsnap.render import badge
-from specsnap.render.checks import annotations_for
+from specsnap.render.checks import annotations_for, check_name
 from specsnap.render.comment import NotEvaluated
 from specsnap.scorecard.io import load_scorecard
-from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.model import Scorecard, Session, cell_label
+from specsnap.scoring import effective_tokens
+from specsnap.tokens import TokenUsage
 from specsnap.verify import verify_scorecard
 
 #: Beside a scorecard, or instead of one: a run that was not evaluated, and why.
@@ -31,13 +37,8 @@ VERIFIED_NOTE = (
 )
 
 
-def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
-    paths, skipped = _inputs(settings)
-    if settings.verify:
-        paths, refused = _verified(paths, gha)
-        skipped += refused
-    cards = [load_scorecard(path) for path in paths]
-    target = target_from_event(
+def _target(settings: Settings) -> Target:
+    return target_from_event(
         settings.event_name,
         settings.event,
         settings.repository,
@@ -45,11 +46,62 @@ def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
         pull_request=settings.pull_request,
         commit=settings.commit,
     )
+
+
+def start_feedback(settings: Settings, gha: GitHubActions, run_dir: Path) -> None:
+    """The evaluation's check run, `in_progress` from prepare on (docs/action.md): where it
+    cannot be written (no token, a read-only one) the evaluation goes on without it."""
+    target = _target(settings)
+    if not settings.check_run or settings.api is None or not target.head_sha:
+        return
+    if target.read_only_reason:
+        return
+    run = runs.load_run(run_dir)
+    name = check_name(settings.check_name, cell_label(run.tier_id, run.seed, run.stage))
+    try:
+        repo = get_repository(connect(settings.api), settings.repository)
+        start_progress(repo, run_dir, target.head_sha, name, run.agent, settings.run_url)
+    except PublishError as exc:
+        gha.warning(f"no in-progress check run: {exc}")
+
+
+def session_feedback(settings: Settings, gha: GitHubActions, run_dir: Path, index: int) -> None:
+    """Session `index` ended: its line in the in-progress check run (how it ended, its time,
+    the tokens of every session so far)."""
+    if settings.api is None or load_progress(run_dir) is None:
+        return
+    run = runs.load_run(run_dir)
+    sessions = [Session.from_record(r) for r in runs.session_records(run)]
+    (session,) = [s for s in sessions if s.index == index]
+    ended = "cut off" if session.cutoff.fired else session.exit.status
+    total = effective_tokens([TokenUsage(**asdict(s.tokens)) for s in sessions])
+    so_far = "unknown" if total is None else f"{total:,.0f}"
+    line = f"Session {index}: {ended} after {session.duration_s:.0f} s; tokens so far: {so_far}."
+    try:
+        repo = get_repository(connect(settings.api), settings.repository)
+        report_progress(repo, run_dir, line, settings.run_url)
+    except PublishError as exc:
+        gha.warning(f"the in-progress check run was not updated: {exc}")
+
+
+def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
+    paths, skipped = _inputs(settings)
+    if settings.verify:
+        paths, refused = _verified(paths, gha)
+        skipped += refused
+    cards = [load_scorecard(path) for path in paths]
+    target = _target(settings)
+    in_progress = {
+        card.key: progress.check_run_id
+        for card, path in zip(cards, paths, strict=True)
+        if (progress := load_progress(path.parent)) is not None
+    }
     options = PublishOptions(
         comment_mode=settings.comment_mode,
         comment_key=settings.comment_key,
         check_run=settings.check_run,
         check_name=settings.check_name,
+        in_progress=in_progress,
         fail_on=settings.fail_on,
         run_url=settings.run_url,
         note=VERIFIED_NOTE if settings.verify else None,

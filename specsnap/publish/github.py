@@ -17,6 +17,7 @@ from typing import Any
 
 import requests
 from github import Auth, Github, GithubException, GithubRetry, RateLimitExceededException
+from github.CheckRun import CheckRun
 from github.Repository import Repository
 
 from specsnap.errors import InfrastructureError
@@ -154,27 +155,82 @@ def upsert_comment(
 
 
 def create_check_run(
-    repo: Repository, head_sha: str, output: CheckRunOutput, details_url: str | None
+    repo: Repository,
+    head_sha: str,
+    output: CheckRunOutput,
+    details_url: str | None,
+    in_progress: int | None = None,
 ) -> str:
-    """Create the completed check run, 50 annotations per request; its web URL."""
+    """The completed check run, 50 annotations per request; its web URL. `in_progress` names
+    the evaluation's in-progress check run (specsnap.publish.progress): it is completed instead
+    of a new one being made, if GitHub still shows it with this name and commit, not completed."""
     chunks = batches(output.annotations, ANNOTATIONS_PER_REQUEST) or [()]
     extra: dict[str, Any] = {"details_url": details_url} if details_url else {}
-    with api_call(f"creating check run {output.name!r}", writing=True):
-        run = repo.create_check_run(
-            name=output.name,
-            head_sha=head_sha,
-            status="completed",
-            conclusion=output.conclusion,
-            completed_at=datetime.now(UTC),
-            output=_output(output, chunks[0]),
-            **extra,
-        )
+    run = _ours_to_complete(repo, in_progress, output.name, head_sha)
+    if run is not None:
+        with api_call(f"completing check run {output.name!r}", writing=True):
+            run.edit(
+                status="completed",
+                conclusion=output.conclusion,
+                completed_at=datetime.now(UTC),
+                output=_output(output, chunks[0]),
+                **extra,
+            )
+    else:
+        with api_call(f"creating check run {output.name!r}", writing=True):
+            run = repo.create_check_run(
+                name=output.name,
+                head_sha=head_sha,
+                status="completed",
+                conclusion=output.conclusion,
+                completed_at=datetime.now(UTC),
+                output=_output(output, chunks[0]),
+                **extra,
+            )
     for number, chunk in enumerate(chunks[1:], start=2):
         with api_call(
             f"adding annotations ({number}/{len(chunks)}) to {output.name!r}", writing=True
         ):
             run.edit(output=_output(output, chunk))
     return str(run.html_url)
+
+
+def start_check_run(
+    repo: Repository, name: str, head_sha: str, title: str, summary: str, details_url: str | None
+) -> int:
+    """Create a check run `in_progress`; its id."""
+    extra: dict[str, Any] = {"details_url": details_url} if details_url else {}
+    with api_call(f"creating check run {name!r} in progress", writing=True):
+        run = repo.create_check_run(
+            name=name,
+            head_sha=head_sha,
+            status="in_progress",
+            started_at=datetime.now(UTC),
+            output={"title": title, "summary": summary},
+            **extra,
+        )
+    return int(run.id)
+
+
+def edit_check_run(repo: Repository, run_id: int, title: str, summary: str) -> None:
+    """Replace the output of the in-progress check run `run_id`."""
+    with api_call(f"updating check run {run_id}", writing=True):
+        repo.get_check_run(run_id).edit(output={"title": title, "summary": summary})
+
+
+def _ours_to_complete(
+    repo: Repository, run_id: int | None, name: str, head_sha: str
+) -> CheckRun | None:
+    if run_id is None:
+        return None
+    try:
+        with api_call(f"reading check run {run_id}", writing=False):
+            run = repo.get_check_run(run_id)
+    except PublishError:
+        return None
+    if run.name != name or run.head_sha != head_sha or run.status == "completed":
+        return None
+    return run
 
 
 def find_base_snapshots(

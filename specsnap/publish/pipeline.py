@@ -58,6 +58,9 @@ class PublishOptions:
     comment_key: str = "default"
     check_run: bool = True
     check_name: str = "SpecSnap"
+    #: Card key -> the id of its evaluation's in-progress check run, to complete instead of a
+    #: new one (specsnap.publish.progress).
+    in_progress: Mapping[str, int] = field(default_factory=dict)
     fail_on: FailOn = FailOn.NOT_PASSED
     run_url: str | None = None
     note: str | None = None  # shown at the top of what is published (e.g. how it was verified)
@@ -156,11 +159,17 @@ def _write(
                 card,
                 deltas.get(card.key),
                 context,
-                check_name(options.check_name, card),
+                check_name(options.check_name, card.label),
                 conclusion(card, options.fail_on),
             )
             written.check_runs.append(
-                create_check_run(repo, target.head_sha, output, options.run_url)
+                create_check_run(
+                    repo,
+                    target.head_sha,
+                    output,
+                    options.run_url,
+                    options.in_progress.get(card.key),
+                )
             )
     if target.pull_request is None or options.comment_mode is CommentMode.OFF:
         return

@@ -64,9 +64,9 @@ class CheckRunOutput:
     omitted_annotations: int
 
 
-def check_name(prefix: str, card: Scorecard) -> str:
-    """`SpecSnap (tier-2, seed 7)`: one check run per (tier, seed) cell."""
-    return f"{prefix} ({inert(card.label)})"
+def check_name(prefix: str, label: str) -> str:
+    """`SpecSnap (tier-2, seed 7)`: one check run per (tier, seed) cell (`Scorecard.label`)."""
+    return f"{prefix} ({inert(label)})"
 
 
 def annotations_for(card: Scorecard) -> list[Annotation]:

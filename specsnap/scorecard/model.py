@@ -334,7 +334,7 @@ class Scorecard:
 
     @property
     def label(self) -> str:
-        return f"{self.tier_id}, seed {self.seed}" + (", Stage II" if self.stage == 2 else "")
+        return cell_label(self.tier_id, self.seed, self.stage)
 
     @property
     def passed(self) -> bool:
@@ -344,3 +344,8 @@ class Scorecard:
     def lost(self) -> tuple[Requirement, ...]:
         """The requirements not retained."""
         return tuple(r for r in self.requirements if not r.passed)
+
+
+def cell_label(tier_id: str, seed: int, stage: int) -> str:
+    """`tier-2, seed 7` (`, Stage II` for a Stage II run): how every surface names a run."""
+    return f"{tier_id}, seed {seed}" + (", Stage II" if stage == 2 else "")

@@ -43,13 +43,19 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
     assert prepared.outputs["sessions"] == "2"
     assert prepared.outputs["run_dir"] == ".specsnap/runs/tier-2-seed-7"
     run_dir = workspace / prepared.outputs["run_dir"]
+    # Feedback while it runs: the check run is in progress before session 1.
+    log = github.repos[REPO].check_run_log
+    ((check_id, status, summary),) = log
+    assert status == "in_progress" and "`notetaker`" in summary
     first = run_action(workspace, github, step="session", session="1", **common)
     assert first.code == 0, first.stdout + first.stderr
     assert first.outputs["cutoff_fired"] == "true" and first.outputs["session_status"] == "cutoff"
+    assert log[-1][:2] == (check_id, "in_progress") and "Session 1: cut off after" in log[-1][2]
     out_of_order = run_action(workspace, github, step="session", session="1", **common)
     assert out_of_order.code == 2 and "already ran" in out_of_order.stdout
     second = run_action(workspace, github, step="session", session="2", **common)
     assert second.code == 0 and second.outputs["cutoff_fired"] == "false"
+    assert "Session 2: completed after" in log[-1][2] and "Session 1: cut off" in log[-1][2]
     graded = run_action(workspace, github, step="grade", **common)
     assert graded.code == 0, graded.stdout + graded.stderr
     assert graded.outputs["pass"] == "true" and graded.outputs["net_retention"] == "1.0000"
@@ -58,6 +64,10 @@ def test_a_whole_tier_as_job_steps_prepare_sessions_grade_publish(
     assert published.code == 0, published.stdout + published.stderr
     (comment,) = ours(github)
     assert "| tier-2, seed 7 | 100.0% | 100.0% |" in comment["body"]
+    # The same check run was completed: no second one.
+    assert list(github.repos[REPO].check_runs) == [check_id]
+    assert github.repos[REPO].check_runs[check_id]["conclusion"] == "success"
+    assert log[-1][:2] == (check_id, "completed")
     (run,) = github.repos[REPO].check_runs.values()
     assert run["conclusion"] == "success"
     assert run["output"]["text"] == (run_dir / "scorecard.md").read_text()

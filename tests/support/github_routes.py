@@ -207,7 +207,13 @@ def _update_check_run(req: Request) -> Response:
             if key in output:
                 run["output"][key] = output[key]
         req.server._add_annotations(req.r, run_id, output.get("annotations") or [])
+    req.r.check_run_log.append((run_id, run["status"], run["output"]["summary"] or ""))
     return 200, {}, run
+
+
+def _get_check_run(req: Request) -> Response:
+    run = req.r.check_runs.get(int(req.params["id"]))
+    return (200, {}, run) if run is not None else (404, {}, not_found())
 
 
 def _list_annotations(req: Request) -> Response:
@@ -330,6 +336,7 @@ ROUTES = [
     _route("GET", "/repos/{repo}/pulls", _list_pulls),
     _route("GET", "/repos/{repo}/pulls/{number}", _get_pull),
     _route("POST", "/repos/{repo}/check-runs", _create_check_run),
+    _route("GET", "/repos/{repo}/check-runs/{id}", _get_check_run),
     _route("PATCH", "/repos/{repo}/check-runs/{id}", _update_check_run),
     _route("GET", "/repos/{repo}/check-runs/{id}/annotations", _list_annotations),
     _route("GET", "/repos/{repo}/commits", _list_commits),

@@ -55,6 +55,8 @@ class Repo:
     reactions: list[Json] = field(default_factory=list)
     check_runs: dict[int, Json] = field(default_factory=dict)
     annotations: dict[int, list[Json]] = field(default_factory=dict)
+    #: Every state a check run was created or updated to, in order: id, status, summary.
+    check_run_log: list[tuple[int, str, str]] = field(default_factory=list)
     branches: dict[str, list[str]] = field(default_factory=dict)  # newest commit first
     workflows: dict[str, Json] = field(default_factory=dict)
     dispatches: list[Json] = field(default_factory=list)
@@ -342,6 +344,7 @@ class GitHubServer:
             "pull_requests": [],
         }
         repo.check_runs[run_id] = run
+        repo.check_run_log.append((run_id, run["status"], run["output"]["summary"] or ""))
         repo.annotations[run_id] = []
         self._add_annotations(repo, run_id, output.get("annotations") or [])
         return run

@@ -16,6 +16,7 @@ from specsnap.publish.github import (
     find_base_snapshots,
     get_repository,
     pull_request_info,
+    start_check_run,
     token_login,
     upsert_comment,
 )
@@ -188,3 +189,28 @@ def test_pull_request_info_fills_what_the_event_did_not_say(server: GitHubServer
     server.add_pull(REPO, 13, "c" * 40, base="develop", fork="someone/agent")
     info = pull_request_info(repo_for(server), 13)
     assert (info.head_sha, info.base_ref, info.fork) == ("c" * 40, "develop", True)
+
+
+def test_the_in_progress_check_run_is_completed_and_no_other_one_ever_is(
+    server: GitHubServer,
+) -> None:
+    """The publish step completes the evaluation's own in-progress check run; a recorded id that
+    names another check run (another name, another commit, or one already completed: what a run
+    directory from elsewhere could claim) gets a new check run instead, the other untouched."""
+    repo = repo_for(server)
+    name = "SpecSnap (tier-2, seed 7)"
+    output = render_check_run(fixture_card("tier-2-seed-7"), None, RenderContext(), name, "success")
+    ours = start_check_run(repo, name, HEAD, "Evaluating…", "prepared", None)
+    other_name = start_check_run(repo, "CI", HEAD, "t", "s", None)
+    other_sha = start_check_run(repo, name, "b" * 40, "t", "s", None)
+    done = create_check_run(repo, HEAD, output, None)
+    runs = server.repos[REPO].check_runs
+    before = {i: dict(runs[i]) for i in (other_name, other_sha)}
+    for claimed in (other_name, other_sha, int(done.rsplit("/", 1)[1]), 999_999):
+        create_check_run(repo, HEAD, output, None, in_progress=claimed)
+    assert {i: runs[i] for i in before} == before  # never edited
+    assert len(runs) == 4 + 4  # each claim got a check run of its own
+    assert runs[ours]["status"] == "in_progress"
+    create_check_run(repo, HEAD, output, None, in_progress=ours)
+    assert runs[ours]["status"] == "completed" and runs[ours]["conclusion"] == "success"
+    assert len(runs) == 8

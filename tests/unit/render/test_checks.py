@@ -16,7 +16,7 @@ NAME = "SpecSnap (tier-2, seed 7)"
 
 
 def test_one_check_run_per_cell() -> None:
-    assert check_name("SpecSnap", fixture_card("tier-2-seed-7")) == NAME
+    assert check_name("SpecSnap", fixture_card("tier-2-seed-7").label) == NAME
 
 
 def test_findings_become_annotations_at_file_and_line() -> None:

@@ -108,7 +108,7 @@ def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:
     )
     github = connect(settings.api) if settings.api else None
     result = publish_scorecards(cards, target, options, github, skipped)
-    _publish_outputs(gha, result)
+    _publish_outputs(gha, result, summary=settings.job_summary)
     if result.degraded:
         _degrade(gha, result, cards)
     for warning in result.warnings:
@@ -182,8 +182,9 @@ def _verification_problem(path: Path, card: Scorecard) -> str | None:
     return "; ".join(failed) or None
 
 
-def _publish_outputs(gha: GitHubActions, result: PublishResult) -> None:
-    gha.add_summary(result.summary)
+def _publish_outputs(gha: GitHubActions, result: PublishResult, *, summary: bool) -> None:
+    if summary or result.degraded:  # degraded: the summary is the only place left
+        gha.add_summary(result.summary)
     gha.set_output("comment_url", result.comment_url or "")
     gha.set_output("check_run_url", "\n".join(result.check_run_urls))
     gha.set_output("published", "false" if result.degraded else "true")

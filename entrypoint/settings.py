@@ -66,6 +66,7 @@ class Settings:
     comment_mode: CommentMode
     comment_key: str
     check_run: bool
+    job_summary: bool
     check_name: str
     bot_command: str
     api: ApiConfig | None  # None: no token, nothing can be written
@@ -148,6 +149,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         comment_mode=reader.choice("comment_mode", CommentMode, CommentMode.ALWAYS),
         comment_key=reader.text("comment_key") or "default",
         check_run=reader.boolean("check_run", default=True),
+        job_summary=reader.boolean("job_summary", default=True),
         check_name=reader.text("check_name") or "SpecSnap",
         bot_command=reader.text("bot_command") or "/specsnap",
         api=api,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -34,7 +33,7 @@ from entrypoint.publishing import (
 )
 from entrypoint.settings import Settings, Step
 from specsnap import runs
-from specsnap.agentenv.install import agent_path, install_agent
+from specsnap.agentenv.install import AgentEnv, agent_path, install_agent, load_agent_env, seal
 from specsnap.agentenv.remote import RemoteEnvironment
 from specsnap.agents.base import use_agent_environment
 from specsnap.bot.respond import BotResult, Outcome, comment_event, handle_comment
@@ -43,6 +42,7 @@ from specsnap.identity import account_named, current_user
 from specsnap.ownership import check_owner, hand_over, reclaim, workspace_owner
 from specsnap.publish.github import connect, get_repository
 from specsnap.publish.policy import any_fails
+from specsnap.receipt import merkle_digest
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.scorecard.model import Scorecard, Session
@@ -210,6 +210,10 @@ def _evaluated(settings: Settings, gha: GitHubActions) -> bool:
     return False
 
 
+#: The agent's install, once per job (docs/action.md): which install it is, and its digest.
+AGENT_INSTALL_RECORD = "agent-install.json"
+
+
 @contextmanager
 def _agent_environment(settings: Settings, gha: GitHubActions) -> Iterator[None]:
     """The agent's sessions get its own environment on PATH (never SpecSnap's venv): the one
@@ -218,20 +222,61 @@ def _agent_environment(settings: Settings, gha: GitHubActions) -> Iterator[None]
         os.environ["PATH"] = agent_path(None)
         yield
         return
-    named = runs.load_run(_run_dir(settings)).agent_account
-    account = account_named(named) if named else current_user()
-    if account is None:
-        raise InfrastructureError(f"the run's agent account {named!r} does not exist here")
-    prefix = Path(tempfile.mkdtemp(prefix="specsnap-agent-"))
+    env = _installed_agent(settings, gha)
+    os.environ["PATH"] = agent_path(env)
+    use_agent_environment(RemoteEnvironment(env))
     try:
-        with gha.group(f"Install the agent (as {account.name}, into {prefix})"):
-            env = install_agent(settings.agent_install, settings.workspace, account, prefix)
-        os.environ["PATH"] = agent_path(env)
-        use_agent_environment(RemoteEnvironment(env))
         yield
     finally:
         use_agent_environment(None)
-        shutil.rmtree(prefix, ignore_errors=True)
+
+
+def _installed_agent(settings: Settings, gha: GitHubActions) -> AgentEnv:
+    """The run's agent environment: installed by the first session step, into the workspace
+    (every later step of the job sees it there, as each step is a fresh container), its Merkle
+    digest recorded in the root-only run directory; later steps use it after checking the
+    digest, and a changed install is an error, never a silent reinstall."""
+    run_dir = _run_dir(settings)
+    command = settings.agent_install
+    assert command is not None
+    prefix = settings.workspace / ".specsnap" / f"specsnap-agent-{run_dir.name}"
+    record = run_dir / AGENT_INSTALL_RECORD
+    owner = workspace_owner(settings.workspace)
+    if record.is_file():
+        recorded = json.loads(record.read_text(encoding="utf-8"))
+        if recorded.get("command") != command:
+            raise UsageError(
+                f"agent_install changed since the agent was installed for this run "
+                f"({recorded.get('command')!r} → {command!r}); every session "
+                "step of a job uses the same agent"
+            )
+        if owner is not None:
+            reclaim(prefix, owner)  # the runner's between steps; root's while sessions run
+        seal(prefix)
+        digest = merkle_digest(prefix) if prefix.is_dir() else "(missing)"
+        if digest != recorded.get("digest"):
+            raise InfrastructureError(
+                f"the agent installed for this run at {settings.shown(prefix)} changed since it "
+                f"was installed (digest {recorded.get('digest')} → {digest}); SpecSnap never "
+                "reinstalls it silently: run the job again"
+            )
+        gha.log(f"The agent installed for this run, unchanged (digest {digest[:12]})")
+        return load_agent_env(prefix)
+    named = runs.load_run(run_dir).agent_account
+    account = account_named(named) if named else current_user()
+    if account is None:
+        raise InfrastructureError(f"the run's agent account {named!r} does not exist here")
+    if prefix.is_dir() and not prefix.is_symlink():
+        shutil.rmtree(prefix)  # an earlier run's of the same name: this run installs afresh
+    elif prefix.exists() or prefix.is_symlink():
+        prefix.unlink()
+    prefix.mkdir(parents=True)
+    with gha.group(f"Install the agent (as {account.name}, into {prefix})"):
+        env = install_agent(command, settings.workspace, account, prefix)
+    digest = merkle_digest(prefix)
+    record.write_text(json.dumps({"command": command, "digest": digest}) + "\n", encoding="utf-8")
+    gha.log(f"Installed once for every session step of this job (digest {digest[:12]})")
+    return env
 
 
 def _session(settings: Settings, gha: GitHubActions, index: int) -> None:

@@ -204,3 +204,37 @@ def test_prepare_judges_by_the_names_the_workflow_has_secrets_for(
         tmp_path / "b", github, step="prepare", keys_present="GEMINI_API_KEY", **common
     )
     assert named.code == 0 and named.outputs["evaluated"] == "true", named.stdout
+
+
+@pytest.mark.slow
+def test_the_agent_is_installed_once_per_job_and_a_changed_install_is_an_error(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    """The reusable workflow's session steps: the first installs the pull request's agent into
+    the workspace, the next uses that install after checking its digest, and an install that
+    changed between the steps stops the evaluation (exit 3) instead of being reinstalled."""
+    workspace = tmp_path / "ws"
+    shutil.copytree(AGENT_REPO, workspace)
+    install = {"agent_install": "pip install --quiet ."}
+    common = {"tier": "2", "seed": "5", "agent": "tinyagent"}
+    prepared = run_action(workspace, github, step="prepare", **install, **common)
+    assert prepared.code == 0, prepared.stdout + prepared.stderr
+    first = run_action(
+        workspace, github, step="session", session="1", timeout=600, **install, **common
+    )
+    assert first.code == 0, first.stdout + first.stderr
+    assert first.stdout.count("::group::Install the agent (as dev") == 1
+    prefix = workspace / ".specsnap" / "specsnap-agent-tier-2-seed-5"
+    (marker,) = prefix.glob("venv/lib/python3*/site-packages/tinyagent*/__init__.py")
+    original = marker.read_bytes()
+    marker.write_bytes(original + b"\n# changed between two steps\n")
+    changed = run_action(workspace, github, step="session", session="2", **install, **common)
+    assert changed.code == 3, changed.stdout + changed.stderr
+    assert (
+        "changed since it was installed" in changed.stdout
+        and "Install the agent" not in changed.stdout
+    )
+    marker.write_bytes(original)
+    second = run_action(workspace, github, step="session", session="2", **install, **common)
+    assert second.code == 0, second.stdout + second.stderr
+    assert "Install the agent" not in second.stdout and "unchanged (digest" in second.stdout

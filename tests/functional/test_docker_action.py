@@ -149,6 +149,9 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
     assert jobs["specsnap"].result == "failure"
     assert all(job.logs[-1].startswith("--- cleanup as uid 1001: exit 0") for job in runner.jobs)
     assert "Install the agent (as dev" in evaluate.steps["step2"].log, log
+    # Installed once: session 2's step (a fresh container) uses session 1's install, checked.
+    assert "Install the agent" not in evaluate.steps["step3"].log, log
+    assert "unchanged (digest" in evaluate.steps["step3"].log, log
     publish = aggregate.steps["publish"].outputs
     assert publish["evaluated"] == "true" and publish["pass"] == "false", log
     comments = ours(github)

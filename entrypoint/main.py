@@ -24,6 +24,7 @@ from typing import Any
 from entrypoint.gha import GitHubActions
 from entrypoint.publishing import (
     NOT_EVALUATED,
+    announce,
     publish,
     publish_badge,
     score_outputs,
@@ -90,6 +91,8 @@ def _run(settings: Settings, gha: GitHubActions) -> int:
         return 0
     if step is Step.BADGE:
         return publish_badge(settings, gha)
+    if step is Step.ANNOUNCE:
+        return announce(settings, gha)
     evaluated = True
     if step in (Step.PREPARE, Step.ALL):
         evaluated = _prepare(settings, gha)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import glob
 import json
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 
 from entrypoint.gha import GitHubActions
@@ -15,13 +15,21 @@ from entrypoint.settings import Settings
 from specsnap import runs
 from specsnap.errors import SpecSnapError, UsageError
 from specsnap.publish.branch import publish_files
-from specsnap.publish.github import PublishError, connect, get_repository
-from specsnap.publish.pipeline import PublishOptions, PublishResult, publish_scorecards
+from specsnap.publish.github import (
+    PublishError,
+    connect,
+    get_repository,
+    pull_request_info,
+    token_login,
+    upsert_comment,
+)
+from specsnap.publish.pipeline import CommentMode, PublishOptions, PublishResult, publish_scorecards
 from specsnap.publish.progress import load_progress, report_progress, start_progress
 from specsnap.publish.target import Target, target_from_event
 from specsnap.render import badge
+from specsnap.render.announce import render_evaluating
 from specsnap.render.checks import annotations_for, check_name
-from specsnap.render.comment import NotEvaluated
+from specsnap.render.comment import NotEvaluated, comment_marker
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard, Session, cell_label
 from specsnap.scoring import effective_tokens
@@ -82,6 +90,35 @@ def session_feedback(settings: Settings, gha: GitHubActions, run_dir: Path, inde
         report_progress(repo, run_dir, line, settings.run_url)
     except PublishError as exc:
         gha.warning(f"the in-progress check run was not updated: {exc}")
+
+
+def announce(settings: Settings, gha: GitHubActions) -> int:
+    """The sticky comment says the evaluation has started (comment modes other than `off`;
+    only `always` creates it where there is none): the step before the matrix. Where it cannot
+    be written (a fork's read-only token) the evaluation goes on; this step never fails it."""
+    target = _target(settings)
+    if settings.comment_mode is CommentMode.OFF or settings.api is None:
+        return 0
+    if target.pull_request is None or target.read_only_reason:
+        gha.log("no sticky comment to announce the evaluation in")
+        return 0
+    number, marker = target.pull_request, comment_marker(settings.comment_key)
+    try:
+        repo = get_repository(connect(settings.api), settings.repository)
+        if target.needs_lookup:
+            head = pull_request_info(repo, number).head_sha
+            target = replace(target, head_sha=target.head_sha or head)
+        upsert_comment(
+            repo,
+            number,
+            marker,
+            lambda body: render_evaluating(body, marker, target.head_sha, settings.run_url),
+            author=token_login(repo),
+            create=settings.comment_mode is CommentMode.ALWAYS,
+        )
+    except PublishError as exc:
+        gha.warning(f"the sticky comment does not say the evaluation started: {exc}")
+    return 0
 
 
 def publish(settings: Settings, gha: GitHubActions) -> list[Scorecard]:

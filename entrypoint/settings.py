@@ -36,6 +36,7 @@ class Step(Enum):
     BOT = "bot"
     SUBMIT = "submit"
     BADGE = "badge"
+    ANNOUNCE = "announce"
 
 
 @dataclass(frozen=True)
@@ -162,7 +163,10 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         commit=reader.sha("commit"),
         run_url=_run_url(env),
     )
-    if step in (Step.PUBLISH, Step.ALL, Step.BOT, Step.BADGE) and not settings.repository:
+    if (
+        step in (Step.PUBLISH, Step.ALL, Step.BOT, Step.BADGE, Step.ANNOUNCE)
+        and not settings.repository
+    ):
         reader.problem("GITHUB_REPOSITORY", "", "owner/name (set by the runner)", env_var=True)
     if reader.problems:
         raise InputError(reader.problems)

@@ -9,7 +9,7 @@ is mapped onto two errors: `WriteDenied` (the token may not write here: degrade,
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -121,13 +121,14 @@ def upsert_comment(
     repo: Repository,
     number: int,
     marker: str,
-    body: str,
+    body: str | Callable[[str | None], str],
     *,
     author: str,
     create: bool = True,
 ) -> CommentResult | None:
     """Edit the comment on `number` that carries `marker` and was written by `author` (the
-    token's own login), or create it (when `create`).
+    token's own login), or create it (when `create`). `body` may be a function of the
+    comment's body as it is (None: there is none yet).
 
     Anyone can write the marker into a comment; only the token's own comment is edited, so
     SpecSnap never edits, or is steered by, a comment someone else planted. The oldest of its
@@ -145,12 +146,12 @@ def upsert_comment(
         )
     if existing is not None:
         with api_call(f"editing comment {existing.id} on #{number}", writing=True):
-            existing.edit(body)
+            existing.edit(body if isinstance(body, str) else body(existing.body or ""))
         return CommentResult(existing.html_url, created=False)
     if not create:
         return None
     with api_call(f"commenting on #{number}", writing=True):
-        comment = issue.create_comment(body)
+        comment = issue.create_comment(body if isinstance(body, str) else body(None))
     return CommentResult(comment.html_url, created=True)
 
 

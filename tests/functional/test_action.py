@@ -54,6 +54,34 @@ def test_the_pr_comment_is_created_once_then_edited(tmp_path: Path, github: GitH
     assert svg.startswith("<svg")
 
 
+def test_the_sticky_comment_says_evaluating_until_the_scores_replace_it(
+    tmp_path: Path, github: GitHubServer
+) -> None:
+    """`step: announce`, the reusable workflow's first job: "evaluating…" in a new comment, then
+    (a newer push) above the last scores, gone once the scores are published; `failures` mode
+    never creates a comment for it; a read-only token leaves it out and the step succeeds."""
+    workspace = tmp_path / "ws"
+    quiet = run_action(workspace, github, step="announce", comment_mode="failures")
+    assert quiet.code == 0 and ours(github) == []
+    started = run_action(workspace, github, step="announce")
+    assert started.code == 0, started.stdout + started.stderr
+    (comment,) = ours(github)
+    assert "SpecSnap is evaluating `aaaaaaaaaaaa`" in comment["body"]
+    write_fixture(workspace / "runs" / "t2", "tier-2-seed-7")
+    run_action(workspace, github, step="publish", scorecards="runs/*/scorecard.json")
+    (comment,) = ours(github)
+    assert "is evaluating" not in comment["body"] and "| tier-2, seed 7 |" in comment["body"]
+    again = run_action(workspace, github, step="announce", comment_mode="failures")
+    assert again.code == 0
+    (comment,) = ours(github)  # edited in place, in any mode: the last scores stay below
+    body = comment["body"]
+    assert body.index("is evaluating") < body.index("| tier-2, seed 7 |")
+    assert body.count("is evaluating") == 1 and body.startswith("<!-- specsnap:comment:default")
+    refused = run_action(workspace, github, step="announce", token="ghs_ro")
+    assert refused.code == 0 and "does not say the evaluation started" in refused.stdout
+    assert len(github.calls("POST", r"/issues/12/comments$")) == 1
+
+
 def test_the_check_run_carries_conclusion_and_annotations(
     tmp_path: Path, github: GitHubServer
 ) -> None:

@@ -130,7 +130,14 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
         {"ANTHROPIC_API_KEY": "sk-ant-test-not-used-by-a-model-free-agent"},
     )
     log = played(runner)
-    evaluate, aggregate = runner.jobs
+    announce, evaluate, aggregate = runner.jobs
+    assert outcomes(announce) == [RAN], log
+    # "evaluating…" is on the pull request before session 1; the scores replace it.
+    writes = [(r.method, r.path, str(r.body)) for r in github.requests if r.method != "GET"]
+    first_comment = next(i for i, w in enumerate(writes) if w[1].endswith("/issues/12/comments"))
+    first_check = next(i for i, w in enumerate(writes) if w[1].endswith("/check-runs"))
+    assert first_comment < first_check and "is evaluating" in writes[first_comment][2], writes
+    assert "in_progress" in writes[first_check][2], writes
     # The keys reach the session steps and no other: not prepare, grade or publish.
     keyed = {"ANTHROPIC_API_KEY"}
     ran = [step for step in evaluate.steps.values() if step.step and step.code is not None]
@@ -156,6 +163,7 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
     assert publish["evaluated"] == "true" and publish["pass"] == "false", log
     comments = ours(github)
     assert len(comments) == 1, log
+    assert "is evaluating" not in comments[0]["body"]
     assert "`tinyagent`" in comments[0]["body"] and "| tier-2, seed 1 |" in comments[0]["body"]
     (check,) = github.repos[REPO].check_runs.values()
     assert check["head_sha"] == HEAD and check["name"] == "SpecSnap (tier-2, seed 1)"

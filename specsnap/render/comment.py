@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from specsnap.render import blocks
+from specsnap.render.chart import render_charts
 from specsnap.render.limits import COMMENT_MAX, STEP_SUMMARY_MAX_BYTES, fit_blocks
 from specsnap.render.markdown import render_markdown
 from specsnap.render.markup import code, text
@@ -132,6 +133,9 @@ def _overview(
     seeds = _seeds(cards, deltas)
     if seeds:
         lines += ["", *seeds]
+    charts = render_charts(cards, deltas)
+    if charts:
+        lines += ["", charts]
     return "\n".join(lines)
 
 

@@ -56,10 +56,11 @@ def render(markdown: str) -> Rendered:
     return parsed
 
 
-#: Tags SpecSnap's Markdown may produce (its own <details>, <summary> and <sub> included).
+#: Tags SpecSnap's Markdown may produce (its own <details>, <summary> and <sub> included;
+#: <pre> is the fenced mermaid chart, whose text GitHub draws and never renders as HTML).
 SAFE_TAGS = frozenset(
     {"p", "h2", "h3", "table", "thead", "tbody", "tr", "th", "td", "code", "strong", "ul", "li"}
-    | {"blockquote", "details", "summary", "sub", "a", "br", "hr"}
+    | {"blockquote", "details", "summary", "sub", "a", "br", "hr", "pre"}
 )
 
 

@@ -59,13 +59,20 @@ def token_trust_problems(sessions: Sequence[Mapping[str, Any]]) -> list[str]:
     TES is official only from enforced metering: SpecSnap's meter counted the tokens (it held
     the API key), and the agent's network egress was confined to it, so no request could go
     around it. Tokens the agent reported itself still give a TES, but only an unofficial one.
-    Unknown tokens give no TES at all, so they make no scorecard unofficial. SpecSnap's own
-    model-free controls are metered without routes (`meter.apis` empty): no egress needed.
+    Unknown tokens give no TES at all, so by themselves they make no scorecard unofficial; but
+    a model answer the meter forwarded and could not read the usage of does: the tokens then
+    went through SpecSnap's meter uncounted. SpecSnap's own model-free controls are metered
+    without routes (`meter.apis` empty): no egress needed.
     """
     problems = []
     for record in sessions:
         index, source = record.get("index"), record.get("tokens", {}).get("source")
         meter = record.get("meter") or {}
+        if meter.get("unreadable_answers"):
+            problems.append(
+                f"session {index}: the meter could not read the usage of "
+                f"{meter['unreadable_answers']} model answer(s), so its tokens are unknown"
+            )
         if source == "reported":
             problems.append(f"session {index}: the agent reported its own tokens; none metered")
         elif source == "metered" and meter.get("apis") and not record.get("egress_enforced"):

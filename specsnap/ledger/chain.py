@@ -7,6 +7,13 @@ only (a Stage II run before the unlock is a rehearsal, not an evaluation); from 
 every evaluation runs Stage II, so it takes Stage II scorecards only. Every entry is official:
 an unofficial scorecard (other settings than the tier's, reported tokens, an agent that could
 read the hidden tests) cannot unlock anything, nor rank.
+
+Verified means by the ledger's own verification (`specsnap ledger append`): the entry's
+`verification.checks` must name every check of REBUILD_CHECKS — the bundle's checks and a
+rebuild from the run's records and a regrade — made by the SpecSnap version that made the
+scorecard; a candidate without them is refused. A scorecard that came with an attestation
+claims to be an Action run: it unlocks only if the attestation's signature was verified
+(`attested`); one merely carried along is recorded, and ranks, but unlocks nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +26,26 @@ from specsnap.ledger.entry import GENESIS, Candidate, Entry, encode_entry, entry
 
 UNLOCK_TES = 0.75
 STAGES = (1, 2)
+#: The checks of the ledger's own verification (specsnap.submission.verification, and
+#: `specsnap verify --run` within it) that every entry must have passed.
+REBUILD_CHECKS = (
+    "manifest",
+    "version",
+    "run",
+    "tier",
+    "prompts",
+    "size",
+    "baseline",
+    "scorecard_sha256",
+    "receipt.seed",
+    "receipt.stage",
+    "receipt.tier_id",
+    "receipt.specsnap_version",
+    "tier_sha256",
+    "run.tier",
+    "head_commit",
+    "rebuild",
+)
 
 
 @dataclass(frozen=True)
@@ -56,8 +83,33 @@ class Judgement:
 
 
 def qualifies(candidate: Candidate) -> bool:
-    """Whether the candidate clears the bar that unlocks Stage II."""
-    return candidate.passed and candidate.tes is not None and candidate.tes >= UNLOCK_TES
+    """Whether the candidate clears the bar that unlocks Stage II: its scores, and the checks
+    the ledger made (an attestation that came with it must have had its signature verified)."""
+    scores = candidate.passed and candidate.tes is not None and candidate.tes >= UNLOCK_TES
+    return scores and (candidate.attestation is None or is_attested(candidate))
+
+
+def is_attested(candidate: Candidate) -> bool:
+    """An attestation naming the scorecard came with it, and its signature was verified."""
+    return candidate.attestation is not None and candidate.attestation.signature_checked
+
+
+def verification_problems(candidate: Candidate) -> list[str]:
+    """Why the candidate's verification is not one the ledger made (empty when it is)."""
+    verification = candidate.verification
+    problems = []
+    missing = [c for c in REBUILD_CHECKS if c not in verification.checks]
+    if missing:
+        problems.append(
+            "the scorecard was not rebuilt by the ledger's verification (`specsnap ledger "
+            f"append`): it did not pass {', '.join(missing)}"
+        )
+    if verification.specsnap_version != candidate.specsnap_version:
+        problems.append(
+            f"the scorecard was made by SpecSnap {candidate.specsnap_version} and verified by "
+            f"{verification.specsnap_version}: a rebuild by another version is no proof"
+        )
+    return problems
 
 
 def unlocking_entry(entries: Sequence[Entry]) -> Entry | None:
@@ -73,7 +125,7 @@ def stage_for(entries: Sequence[Entry]) -> int:
 def refusals(unlocker: Entry | None, candidate: Candidate) -> list[str]:
     """Why a ledger whose Stage II `unlocker` is this (None: locked) cannot take `candidate`
     (empty when it can)."""
-    reasons = []
+    reasons = verification_problems(candidate)
     if not candidate.official:
         why = "; ".join(candidate.unofficial_reasons) or "no reason given"
         reasons.append(f"the scorecard is not official ({why}); the ledger records official ones")
@@ -102,7 +154,7 @@ def judge(ledger: Ledger, candidate: Candidate, recorded_at: str) -> Judgement:
     reasons = refusals(unlocker, candidate)
     if reasons:
         return Judgement(Outcome.REFUSED, None, tuple(reasons))
-    attested = candidate.attestation is not None and candidate.attestation.signature_checked
+    attested = is_attested(candidate)
     entry = Entry(
         index=len(ledger.entries),
         previous=ledger.head,
@@ -117,8 +169,8 @@ def judge(ledger: Ledger, candidate: Candidate, recorded_at: str) -> Judgement:
 def chain_problems(ledger: Ledger) -> list[str]:
     """Everything that shows the ledger was not built by `judge`, entry by entry: a broken link
     (an edit, insertion or deletion before the last entry), an index out of order, a scorecard
-    recorded twice, an unlock mark in the wrong place, a stage or an attestation flag the rules
-    would not have written."""
+    recorded twice, an unlock mark in the wrong place, a stage, a verification or an attestation
+    flag the rules would not have written."""
     problems = []
     previous = GENESIS
     seen: dict[str, int] = {}
@@ -144,8 +196,7 @@ def chain_problems(ledger: Ledger) -> list[str]:
                 f"{where}: {said} the entry that unlocked Stage II; the rule says it "
                 + ("is" if should_unlock else "is not")
             )
-        attested = candidate.attestation is not None and candidate.attestation.signature_checked
-        if entry.attested != attested:
+        if entry.attested != is_attested(candidate):
             problems.append(f"{where}: attested is {entry.attested}; its attestation says not")
         # Go on as the rules would have written it, so that one misplaced mark is reported
         # where it is, not again at every entry after it.

@@ -1,4 +1,5 @@
-"""Anthropic Messages API (`POST /v1/messages`): usage of one answer, JSON or streamed.
+"""Anthropic Messages API (`POST /v1/messages`): the endpoints the meter forwards, and the usage
+of one answer, JSON or streamed.
 
 A streamed answer's `message_start` carries the input-side counts (and output_tokens 1); its
 `message_delta` the final, cumulative ones. Anthropic's `input_tokens` already excludes cache
@@ -11,7 +12,22 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
+from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
 from specsnap.tokens import TokenUsage
+
+#: Claude Code asks with `?beta=true`. Token counting and the model list are free; Message
+#: Batches, files and the legacy `/v1/complete` are not here, so they are refused.
+BETA = {"beta": frozenset({"true"})}
+ENDPOINTS = (
+    Endpoint("POST", "/v1/messages", billed=True, query=BETA),
+    Endpoint("POST", "/v1/messages/count_tokens", billed=False, query=BETA),
+    Endpoint(
+        "GET",
+        f"/v1/models(/{SEGMENT})?",
+        billed=False,
+        query={**BETA, **any_value("limit", "after_id", "before_id")},
+    ),
+)
 
 FIELDS = (
     "input_tokens",

@@ -1,5 +1,5 @@
 """The model APIs the meter knows: where each lives, which variables hold its key, what form a
-key takes, and how to read the usage of one of its answers."""
+key takes, which endpoints the meter forwards, and how to read the usage of one of its answers."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from specsnap.metering import anthropic, gemini, openai
+from specsnap.metering.endpoints import Endpoint
 from specsnap.tokens import TokenUsage
 
 _KEY_ALPHABET = string.ascii_letters + string.digits
@@ -22,7 +23,9 @@ def _random(length: int, alphabet: str = _KEY_ALPHABET) -> str:
 @dataclass(frozen=True)
 class Api:
     """One model API. `key_envs` are the caller's variables that may hold its key, the first
-    set one winning; `upstream_env` names the caller's base URL for it."""
+    set one winning; `upstream_env` names the caller's base URL for it; `key_header` is where
+    the real key goes when the agent put the placeholder in the URL (a key never goes upstream
+    in a URL, where logs and error messages repeat it)."""
 
     name: str
     upstream_env: str
@@ -31,6 +34,8 @@ class Api:
     placeholder: Callable[[], str]  # a fresh per-session key of the form a real one has
     usage: Callable[[Iterable[Mapping[str, Any]]], TokenUsage | None]
     prepare: Callable[[str, Any], Any]  # (path, JSON body) → the body to send upstream
+    endpoints: tuple[Endpoint, ...]  # all the meter forwards (specsnap.metering.endpoints)
+    key_header: str
 
 
 APIS: Mapping[str, Api] = {
@@ -42,6 +47,8 @@ APIS: Mapping[str, Api] = {
         lambda: "sk-ant-api03-" + _random(93, _KEY_ALPHABET + "-_") + "AA",
         anthropic.usage,
         anthropic.prepare,
+        anthropic.ENDPOINTS,
+        "x-api-key",
     ),
     "openai": Api(
         "openai",
@@ -51,6 +58,8 @@ APIS: Mapping[str, Api] = {
         lambda: "sk-proj-" + _random(64),
         openai.usage,
         openai.prepare,
+        openai.ENDPOINTS,
+        "authorization",
     ),
     "gemini": Api(
         "gemini",
@@ -60,6 +69,8 @@ APIS: Mapping[str, Api] = {
         lambda: "AIza" + _random(35, _KEY_ALPHABET + "-_"),
         gemini.usage,
         gemini.prepare,
+        gemini.ENDPOINTS,
+        "x-goog-api-key",
     ),
 }
 

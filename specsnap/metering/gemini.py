@@ -12,7 +12,25 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
+from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
 from specsnap.tokens import TokenUsage
+
+_MODEL = f"/v1(alpha|beta)?/models/{SEGMENT}"
+#: `alt=sse` or `alt=json` only: `alt=proto` answers in a form the meter does not read, and a
+#: field mask (`$fields`, `fields`, `x-goog-fieldmask`) could leave the usage out. Cached
+#: contents, files, batches and embeddings are not here, so they are refused.
+ALT = {"alt": frozenset({"sse", "json"})}
+ENDPOINTS = (
+    Endpoint("POST", _MODEL + ":generateContent", billed=True, query=ALT),
+    Endpoint("POST", _MODEL + ":streamGenerateContent", billed=True, query=ALT),
+    Endpoint("POST", _MODEL + ":countTokens", billed=False, query=ALT),
+    Endpoint(
+        "GET",
+        f"/v1(alpha|beta)?/models(/{SEGMENT})?",
+        billed=False,
+        query=any_value("pageSize", "pageToken"),
+    ),
+)
 
 FIELDS = (
     "promptTokenCount",

@@ -16,7 +16,16 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from specsnap.metering.counts import count, has_counts
+from specsnap.metering.endpoints import SEGMENT, Endpoint
 from specsnap.tokens import TokenUsage
+
+#: Paths under the base URL (`…/v1`). Legacy `/completions`, batches, files, embeddings and a
+#: stored response fetched again are not here, so they are refused.
+ENDPOINTS = (
+    Endpoint("POST", "/chat/completions", billed=True),
+    Endpoint("POST", "/responses", billed=True),
+    Endpoint("GET", f"/models(/{SEGMENT})?", billed=False),
+)
 
 CHAT_FIELDS = ("prompt_tokens", "completion_tokens")
 RESPONSES_FIELDS = ("input_tokens", "output_tokens")

@@ -2,11 +2,17 @@
 
 Each API has a route, `/<api>/…`, that stands for the API's base URL. The agent holds only a
 per-session placeholder key; the meter forwards nothing that does not carry it, and swaps in the
-real key on the way upstream, so a request that goes around the meter cannot authenticate.
-Answers are relayed chunk by chunk as they arrive, and counted from what the API sent: the
-upstream side is read to its end whether or not the agent still reads (a frozen agent stops
-reading; the meter keeps draining), and an answer still arriving when the meter stops is counted
-from what arrived.
+real key on the way upstream (always in a header, never in the URL), so a request that goes
+around the meter cannot authenticate. It forwards only the endpoints it can count
+(specsnap.metering.endpoints) and refuses, and records, every other request.
+
+A request is registered before it goes upstream. Answers are relayed chunk by chunk as they
+arrive, and counted from what the API sent: the upstream side is read to its end whether or not
+the agent still reads (a frozen agent stops reading; the meter keeps draining), and an answer
+still arriving when the meter stops is counted from what arrived. An answer of a billed
+endpoint whose usage cannot be read (it never came, was cut off before any count, or was in a
+form the meter does not read) is *unreadable*: the session's tokens are then unknown, never
+zero. An error answer (a status other than 2xx) is not billed by the APIs, and counts nothing.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from typing import Any
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit
 
 from specsnap.metering.apis import Api
+from specsnap.metering.endpoints import admit
 from specsnap.metering.streams import answer_objects
 from specsnap.tokens import TokenUsage
 
@@ -65,10 +72,12 @@ class Upstream:
 
 
 def swap_key(
-    headers: Mapping[str, str], query: str, placeholder: str, key: str | None
-) -> tuple[dict[str, str], str, bool]:
+    headers: Mapping[str, str], query: str, placeholder: str, key: str | None, key_header: str
+) -> tuple[dict[str, str], list[tuple[str, str]], bool]:
     """(headers, query, found): every credential in the request rewritten, the placeholder to the
-    real key and anything else dropped; `found` says whether the placeholder was there at all."""
+    real key and anything else dropped; `found` says whether the placeholder was there at all.
+    A placeholder in the query (`?key=`) is taken out of it and the real key goes into the API's
+    `key_header` instead: a key in a URL is repeated by logs and error messages."""
     found = False
     swapped: dict[str, str] = {}
     for name, value in headers.items():
@@ -84,36 +93,40 @@ def swap_key(
             continue
         swapped[name] = value
     pairs = parse_qsl(query, keep_blank_values=True)
-    if not any(name == KEY_QUERY for name, _ in pairs):
-        return swapped, query, found  # untouched, byte for byte
-    kept = []
-    for name, value in pairs:
-        if name == KEY_QUERY:
-            found = found or value == placeholder
-            if value == placeholder and key is not None:
-                kept.append((name, key))
-            continue
-        kept.append((name, value))
-    return swapped, urlencode(kept), found
+    kept = [(name, value) for name, value in pairs if name != KEY_QUERY]
+    if (KEY_QUERY, placeholder) in pairs:
+        if not found and key is not None:
+            bearer = key_header in BEARER_HEADERS
+            swapped[key_header] = f"Bearer {key}" if bearer else key
+        found = True
+    return swapped, kept, found
 
 
 class _Answer:
-    """One answer on its way through the meter: the bytes the API sent, counted once."""
+    """One request on its way through the meter, registered before it goes upstream: whether
+    its endpoint is billed, and the answer's status and bytes as the API sent them."""
 
-    def __init__(self, api: Api, content_type: str) -> None:
+    def __init__(self, api: Api, billed: bool) -> None:
         self.api = api
-        self.content_type = content_type
+        self.billed = billed
+        self.status: int | None = None  # None until the answer's head arrived
+        self.content_type = ""
         self.chunks: list[bytes] = []
         self.counted = False
 
     def usage(self) -> TokenUsage | None:
         return self.api.usage(answer_objects(b"".join(self.chunks), self.content_type))
 
+    @property
+    def failed(self) -> bool:
+        """An error answer: the APIs bill nothing for one."""
+        return self.status is not None and not 200 <= self.status < 300
+
 
 class TokenMeter:
     """The proxy. `start()` opens it on 127.0.0.1; `url(api)` is what the agent is told;
     `stop()` drains what is still arriving and closes it. `usage` is None until an answer with
-    usage passed."""
+    usage passed; `unreadable` counts the billed answers whose usage could not be read."""
 
     def __init__(self, upstreams: Mapping[str, Upstream], timeout_s: float = 600.0) -> None:
         for name, upstream in upstreams.items():
@@ -126,8 +139,10 @@ class TokenMeter:
         self.upstreams = dict(upstreams)
         self.timeout_s = timeout_s
         self.answers = 0  # answers that carried usage
-        self.partial = 0  # answers counted from a part, the meter having stopped first
+        self.partial = 0  # requests still under way when the meter stopped
         self.refused = 0  # requests without the session's key
+        self.unreadable = 0  # billed answers without usage the meter could read
+        self.unmetered: list[str] = []  # requests refused for an endpoint the meter cannot count
         self._usage: TokenUsage | None = None
         self._in_flight: set[_Answer] = set()
         self._lock = threading.Condition()
@@ -159,18 +174,19 @@ class TokenMeter:
         self._serve(server)
 
     def stop(self, drain_s: float = 120.0) -> None:
-        """Stop taking requests; wait up to `drain_s` for answers still arriving, then count
-        those from what arrived."""
+        """Stop taking requests; wait up to `drain_s` for requests still under way, then count
+        those from what arrived (one that got no readable usage is unreadable)."""
         for server in self._servers:
             server.shutdown()
             server.server_close()
         deadline = time.monotonic() + drain_s
         with self._lock:
+            self._closed = True  # a kept-alive connection's next request is refused from now on
             while self._in_flight and time.monotonic() < deadline:
                 self._lock.wait(min(0.05, max(0.0, deadline - time.monotonic())))
-            self._closed = True
             for answer in list(self._in_flight):
-                self.partial += self._count(answer)
+                self.partial += 1
+                self._count(answer)
 
     def _serve(self, server: ThreadingHTTPServer) -> None:
         self._servers.append(server)
@@ -178,32 +194,50 @@ class TokenMeter:
             target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         ).start()
 
-    # --- answers, called from handler threads ---
+    # --- requests and answers, called from handler threads ---
 
-    def begin(self, api: Api, content_type: str) -> _Answer:
-        answer = _Answer(api, content_type)
+    def register(self, api: Api, billed: bool) -> _Answer | None:
+        """A request about to go upstream; None once the meter has stopped (it must not go)."""
+        answer = _Answer(api, billed)
         with self._lock:
+            if self._closed:
+                return None
             self._in_flight.add(answer)
         return answer
+
+    def withdraw(self, answer: _Answer) -> None:
+        """A registered request that never reached the API (it could not be connected to)."""
+        with self._lock:
+            self._in_flight.discard(answer)
+            answer.counted = True
+            self._lock.notify_all()
 
     def finish(self, answer: _Answer) -> None:
         with self._lock:
             self._in_flight.discard(answer)
-            if not self._closed:
-                self._count(answer)
+            self._count(answer)
             self._lock.notify_all()
 
-    def _count(self, answer: _Answer) -> int:
-        """Add the answer's usage (lock held); 1 if it had any."""
+    def refuse_endpoint(self, what: str) -> None:
+        with self._lock:
+            self.unmetered.append(what)
+
+    def refuse_key(self) -> None:
+        with self._lock:
+            self.refused += 1
+
+    def _count(self, answer: _Answer) -> None:
+        """Add the answer's usage (lock held), or count it as unreadable."""
         if answer.counted:
-            return 0
+            return
         answer.counted = True
         usage = answer.usage()
         if usage is None:
-            return 0
+            if answer.billed and not answer.failed:
+                self.unreadable += 1
+            return
         self.answers += 1
         self._usage = usage if self._usage is None else self._usage + usage
-        return 1
 
     def connect(self, parts: SplitResult) -> http.client.HTTPConnection:
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -262,32 +296,63 @@ def _handler_for(meter: TokenMeter) -> type[BaseHTTPRequestHandler]:
                 self._refuse(404, f"no model API is routed at /{route} of SpecSnap's meter")
                 return
             path, _, query = rest.partition("?")
-            headers, query, found = swap_key(
+            path = "/" + path
+            api = upstream.api
+            headers, pairs, found = swap_key(
                 {k: v for k, v in self.headers.items() if k.lower() not in HOP_BY_HOP},
                 query,
                 upstream.placeholder,
                 upstream.key,
+                api.key_header,
             )
             if not found:
-                with meter._lock:
-                    meter.refused += 1
+                meter.refuse_key()
                 self._refuse(401, "SpecSnap's meter forwards only requests with the session's key")
                 return
-            body = _prepare(upstream.api, "/" + path, body)
+            endpoint = admit(api.endpoints, self.command, path, pairs, dict(self.headers), body)
+            if isinstance(endpoint, str):
+                meter.refuse_endpoint(f"{self.command} /{route}{path}")
+                self._refuse(403, f"SpecSnap's meter refused this request: {endpoint}")
+                return
+            body = _prepare(api, path, body) if endpoint.billed else body
             headers["Accept-Encoding"] = "identity"  # the meter must read what it forwards
+            target = path + ("?" + urlencode(pairs) if pairs else "")
+            self._send(upstream, target, headers, body, endpoint.billed)
+
+        def _send(
+            self,
+            upstream: Upstream,
+            path: str,
+            headers: dict[str, str],
+            body: bytes | None,
+            billed: bool,
+        ) -> None:
+            """Register the request, send it upstream and relay the answer."""
+            counted = meter.register(upstream.api, billed)
+            if counted is None:
+                self._refuse(503, "SpecSnap's meter has stopped: the session is over")
+                return
             parts = upstream.parts
-            target = parts.path.rstrip("/") + "/" + path + ("?" + query if query else "")
             connection = meter.connect(parts)
             try:
+                connection.connect()
+            except OSError as exc:
+                meter.withdraw(counted)  # nothing reached the API: nothing to bill
+                self._refuse(502, f"the model API did not answer through the meter: {exc}")
+                return
+            try:
+                target = parts.path.rstrip("/") + path
                 connection.request(self.command, target, body=body, headers=headers)
-                self._relay(upstream.api, connection.getresponse())
+                self._relay(counted, connection.getresponse())
             except OSError as exc:
                 self._refuse(502, f"the model API did not answer through the meter: {exc}")
             finally:
+                meter.finish(counted)
                 connection.close()
 
-        def _relay(self, api: Api, answer: http.client.HTTPResponse) -> None:
-            content_type = answer.getheader("Content-Type") or ""
+        def _relay(self, counted: _Answer, answer: http.client.HTTPResponse) -> None:
+            counted.status = answer.status
+            counted.content_type = answer.getheader("Content-Type") or ""
             length = answer.getheader("Content-Length")
             chunked = length is None and self.command != "HEAD"
             self.send_response(answer.status, answer.reason)
@@ -299,14 +364,13 @@ def _handler_for(meter: TokenMeter) -> type[BaseHTTPRequestHandler]:
             elif chunked:
                 self.send_header("Transfer-Encoding", "chunked")
             self.end_headers()
-            counted = meter.begin(api, content_type)
             writer = _ClientWriter(self, chunked)
             try:
                 while chunk := answer.read1(65536):
                     counted.chunks.append(chunk)
                     writer.queue.put(chunk)
             finally:
-                meter.finish(counted)
+                meter.finish(counted)  # counted now, however slowly the agent reads
                 writer.finish()
 
         def _refuse(self, status: int, message: str) -> None:
@@ -324,12 +388,8 @@ def _handler_for(meter: TokenMeter) -> type[BaseHTTPRequestHandler]:
 
 
 def _prepare(api: Api, path: str, body: bytes | None) -> bytes | None:
-    """The request body as the API's module wants it sent (e.g. asking for usage)."""
-    if not body:
-        return body
-    try:
-        value = json.loads(body)
-    except ValueError:
-        return body
-    prepared = api.prepare(path, value)
-    return body if prepared is value else json.dumps(prepared).encode()
+    """A billed request's body (a JSON object, `admit` saw to it) as the API's module wants it
+    sent (e.g. asking for usage), written out again from what the meter read: the API then acts
+    on exactly the request the meter understood (a duplicate key, read differently upstream,
+    could otherwise turn off what the meter asked for)."""
+    return json.dumps(api.prepare(path, json.loads(body or b"{}"))).encode()

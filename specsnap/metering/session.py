@@ -25,6 +25,8 @@ from specsnap.tokens import TokenUsage
 
 #: How long the meter waits, once the agent is gone, for answers the API is still sending.
 DRAIN_S = 120.0
+#: How many distinct refused endpoints a session's note names.
+UNMETERED_SHOWN = 5
 
 
 @dataclass
@@ -102,34 +104,56 @@ class SessionMetering:
             self.egress.close()
             if not enforced:
                 notes.append(f"egress was not confined to the meter: {self.egress.reason}")
-        if self.meter.partial:
+        meter = self.meter
+        if meter.partial:
             notes.append(
-                f"{self.meter.partial} answer(s) were still arriving when the meter stopped; "
+                f"{meter.partial} request(s) were still under way when the meter stopped; "
                 "counted from what the API had sent"
             )
-        usage = settle_tokens(self.meter.usage, bool(self.routes) or model_free, reported, notes)
+        if meter.unmetered:
+            shown = ", ".join(sorted(set(meter.unmetered))[:UNMETERED_SHOWN])
+            notes.append(
+                f"the meter refused {len(meter.unmetered)} request(s) to endpoints whose tokens "
+                f"it cannot count: {shown}"
+            )
+        usage = settle_tokens(
+            meter.usage, bool(self.routes) or model_free, reported, notes, meter.unreadable
+        )
         record = {
             "egress_enforced": enforced,
             "meter": {
                 "apis": sorted(self.routes),
-                "answers": self.meter.answers,
-                "partial_answers": self.meter.partial,
-                "refused_requests": self.meter.refused,
+                "answers": meter.answers,
+                "partial_answers": meter.partial,
+                "refused_requests": meter.refused,
+                "unmetered_requests": len(meter.unmetered),
+                "unreadable_answers": meter.unreadable,
             },
         }
         return usage, record
 
 
 def settle_tokens(
-    metered: TokenUsage | None, metering_applies: bool, reported: TokenUsage, notes: list[str]
+    metered: TokenUsage | None,
+    metering_applies: bool,
+    reported: TokenUsage,
+    notes: list[str],
+    unreadable: int = 0,
 ) -> TokenUsage:
     """The session's tokens: the meter's where it stood between the agent and every model it
     could use (no answer through it is zero), else what the agent reported.
 
-    An agent that reported usage while no answer passed the meter reached a model some other
-    way: its tokens are unknown."""
+    A billed answer whose usage the meter could not read makes them unknown, never zero; so
+    does usage the agent reported while no answer passed the meter (it reached a model some
+    other way)."""
     if not metering_applies:
         return reported
+    if unreadable:
+        notes.append(
+            f"the meter could not read the usage of {unreadable} model answer(s); "
+            "the session's tokens are unknown"
+        )
+        return TokenUsage.unknown()
     if metered is not None:
         if reported.source == "reported" and reported.counts() != metered.counts():
             notes.append("the agent reported other token counts than the meter measured")

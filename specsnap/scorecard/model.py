@@ -91,6 +91,10 @@ class Meter:
     answers: int = field(metadata=meta(minimum=0))
     partial_answers: int = field(metadata=meta(minimum=0))  # still arriving when it stopped
     refused_requests: int = field(metadata=meta(minimum=0))  # without the session's placeholder
+    # Refused: an endpoint it cannot count (Message Batches, files, a field mask…).
+    unmetered_requests: int = field(metadata=meta(minimum=0))
+    # Billed answers whose usage it could not read: the session's tokens are then unknown.
+    unreadable_answers: int = field(metadata=meta(minimum=0))
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from specsnap.ledger.chain import REBUILD_CHECKS, Outcome
+from specsnap.ledger.entry import GENESIS, Entry, encode_entry
+from specsnap.ledger.store import append_candidate
 from specsnap.receipt import seal
+from specsnap.scorecard.io import load_scorecard
 from specsnap.submission.archive import (
     ATTESTATION,
     MANIFEST,
@@ -33,6 +37,8 @@ from specsnap.submission.archive import (
     sha256_hex,
     write_archive,
 )
+from specsnap.submission.verification import candidate_of
+from specsnap.verify import Scope, verify_scorecard
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import specsnap
 from tests.support.attestations import attestation_file
@@ -158,6 +164,9 @@ def test_the_ledger_flips_exactly_once_on_the_first_verified_qualifying_scorecar
 
     recorded = entries(ledger)
     assert [e["unlocks_stage_2"] for e in recorded] == [False, True]
+    for entry in recorded:  # the entry says which checks the ledger's verification passed
+        checks = entry["candidate"]["verification"]["checks"]  # type: ignore[index]
+        assert set(REBUILD_CHECKS) <= set(checks), checks
     assert status(runs, ledger)["unlocked_by"] == unlocked["unlocked_by"]
     verified = specsnap("ledger", "verify", "--ledger", str(ledger), tiers=runs.tiers)
     assert verified.returncode == 0 and verified.stdout.strip().endswith(": intact")
@@ -298,6 +307,9 @@ def test_an_attestation_travels_in_the_bundle_and_is_recorded(runs: Runs, tmp_pa
     assert code == 0, lines
     (plain,), (signed,) = entries(unchecked), entries(checked)
     assert plain["attested"] is False and signed["attested"] is True
+    # An Action run unlocks Stage II only with its attestation verified.
+    assert plain["unlocks_stage_2"] is False and signed["unlocks_stage_2"] is True
+    assert status(runs, unchecked)["stage_required"] == 1
     claims = signed["candidate"]["attestation"]  # type: ignore[index]
     assert claims["subject_sha256"] == digest and claims["signature_checked"] is True
     assert claims["repository"] == "https://github.com/someone/agent"
@@ -305,3 +317,33 @@ def test_an_attestation_travels_in_the_bundle_and_is_recorded(runs: Runs, tmp_pa
     code, lines = append(runs, tmp_path / "l.jsonl", runs.bundle("amnesiac-1"),
                          "--attestation-verified")  # fmt: skip
     assert code == 2 and "carries no attestation" in lines[-1]
+
+
+def test_a_scorecard_the_ledger_did_not_rebuild_never_unlocks_stage_ii(
+    runs: Runs, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real, qualifying scorecard of notetaker-1, taken to the ledger without the ledger's
+    rebuild: checked for consistency only (`specsnap verify` without the run), appended through
+    the library, or written into the file by hand with the unlock mark."""
+    monkeypatch.setenv("SPECSNAP_TIERS_DIR", str(runs.tiers))
+    path = runs.base / "notetaker-1" / SCORECARD
+    consistency = verify_scorecard(path)
+    assert consistency.ok and consistency.scope is Scope.CONSISTENCY
+    card = load_scorecard(path)
+    made = candidate_of(card, consistency.checks, None, sha256_hex(path.read_bytes()))
+    ledger = tmp_path / "ledger.jsonl"
+    judgement = append_candidate(ledger, made)
+    assert judgement.outcome is Outcome.REFUSED and not ledger.exists()
+    assert "not rebuilt by the ledger's verification" in judgement.reasons[0]
+
+    forged = Entry(0, GENESIS, "2025-01-02T03:04:05Z", made, False, unlocks_stage_2=True)
+    ledger.write_bytes(encode_entry(forged) + b"\n")
+    verified = specsnap("ledger", "verify", "--ledger", str(ledger), tiers=runs.tiers)
+    assert verified.returncode == 1 and "not rebuilt by the ledger's verification" in (
+        verified.stdout
+    )
+    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))  # which stage to run: the ledger says
+    prepared = specsnap("prepare", "--tier", "90", "--agent", "notetaker", "--out",
+                        str(tmp_path / "run"), tiers=runs.tiers)  # fmt: skip
+    assert prepared.returncode == 2 and "the ledger is broken" in prepared.stderr
+    assert not (tmp_path / "run" / "run.json").exists()

@@ -3,7 +3,9 @@
 - `POST /v1/chat/completions`, as one JSON body or streamed (chunks, and the usage chunk when
   the request asks for it with `stream_options.include_usage`). Aider talks to it.
 - `POST /v1/responses`, as one JSON body or streamed (`response.created` … `response.completed`,
-  whose response carries the usage). Codex talks to it.
+  whose response carries the usage). Codex talks to it. With `background: true` it answers at
+  once, as the real API does, with the response queued and `usage: null` (the tokens are still
+  served, and billed, as the model works on it).
 
 Tool calls are function calls of the CLI's own tools (`tool_use(name, **arguments)`; Codex's
 shell tool: `exec_command(cmd)`). What all scripted servers share (scripts, key checks, stalls,
@@ -196,6 +198,10 @@ class FakeOpenAI(ScriptedServer):
             "output": items,
             "usage": responses_usage(turn.usage),
         }
+        if body.get("background") is True and not body.get("stream"):
+            queued = {**response, "status": "queued", "output": [], "usage": None}
+            self.send_json_body(handler, turn, index, queued)
+            return
         if not body.get("stream"):
             self.send_json_body(handler, turn, index, response)
             return

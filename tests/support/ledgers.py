@@ -12,13 +12,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from specsnap.ledger.chain import REBUILD_CHECKS
 from specsnap.ledger.entry import Attestation, Candidate
 from specsnap.scorecard.model import Scorecard
 from specsnap.submission.verification import candidate_of
 from specsnap.verify import Check
 from tests.support.scorecards import fixture_card
 
-CHECKS = (Check("rebuild", True, "identical but for timings"),)
+#: A verification as `specsnap ledger append` makes one: every check the ledger requires held.
+CHECKS = tuple(Check(name, True, "held") for name in REBUILD_CHECKS)
 BUNDLE_SHA256 = "b" * 64
 
 

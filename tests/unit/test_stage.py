@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from specsnap.errors import UsageError
+from specsnap.ledger.chain import Outcome
+from specsnap.ledger.entry import GENESIS, Entry, encode_entry
 from specsnap.ledger.store import LedgerError, append_candidate
 from specsnap.stage import (
     PERTURBATION_KINDS,
@@ -42,6 +45,20 @@ def test_until_the_ledger_says_otherwise_stage_ii_is_locked_and_stage_i_is_the_d
     assert stage_unlocked() is False and default_stage(stage_unlocked()) == 1
     append_candidate(ledger, candidate(seed=2))  # PASS with TES >= 75%: the unlock
     assert stage_unlocked() is True and default_stage(stage_unlocked()) == 2
+
+
+def test_a_hand_written_unlock_without_the_ledgers_rebuild_is_an_error_never_unlocked(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    made = candidate(seed=2)
+    unrebuilt = replace(made, verification=replace(made.verification, checks=("rebuild",)))
+    forged = Entry(0, GENESIS, "2025-01-02T03:04:05Z", unrebuilt, False, unlocks_stage_2=True)
+    ledger = tmp_path / "ledger.jsonl"
+    ledger.write_bytes(encode_entry(forged) + b"\n")
+    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
+    with pytest.raises(LedgerError, match="not rebuilt by the ledger's verification"):
+        stage_unlocked()
+    assert append_candidate(ledger.with_name("new.jsonl"), unrebuilt).outcome is Outcome.REFUSED
 
 
 def test_a_ledger_that_cannot_be_read_is_an_error_never_locked(

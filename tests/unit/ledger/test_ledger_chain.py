@@ -8,6 +8,7 @@ import dataclasses
 import pytest
 
 from specsnap.ledger.chain import (
+    REBUILD_CHECKS,
     UNLOCK_TES,
     Ledger,
     Outcome,
@@ -108,6 +109,80 @@ def test_attested_means_an_attestation_whose_signature_was_checked() -> None:
         candidate(seed=3, net=0.5, tes=0.5),
     )
     assert [e.attested for e in ledger.entries] == [True, False, False]
+
+
+#: The checks of `specsnap verify` without the run: the file agrees with itself, no more.
+CONSISTENCY = (
+    "scorecard_sha256",
+    "receipt.seed",
+    "receipt.stage",
+    "receipt.tier_id",
+    "receipt.specsnap_version",
+    "tier_sha256",
+)
+
+
+def verified_by(made: Candidate, checks: tuple[str, ...], version: str | None = None) -> Candidate:
+    verification = dataclasses.replace(
+        made.verification,
+        checks=checks,
+        specsnap_version=version or made.verification.specsnap_version,
+    )
+    return dataclasses.replace(made, verification=verification)
+
+
+@pytest.mark.parametrize(
+    ("checks", "version", "reason"),
+    [
+        (CONSISTENCY, None, "did not pass manifest, version, run, tier, prompts, size, baseline"),
+        (tuple(c for c in REBUILD_CHECKS if c != "rebuild"), None, "did not pass rebuild"),
+        ((), None, "not rebuilt by the ledger's verification"),
+        (REBUILD_CHECKS, "9.9.9", "a rebuild by another version is no proof"),
+    ],
+    ids=["consistency-only", "no-rebuild", "no-checks", "other-version"],
+)
+def test_a_scorecard_the_ledger_did_not_rebuild_is_refused_and_unlocks_nothing(
+    checks: tuple[str, ...], version: str | None, reason: str
+) -> None:
+    forged = verified_by(candidate(seed=1), checks, version)
+    assert qualifies(forged)  # on its scores alone it would unlock
+    judgement = judge(Ledger(), forged, NOW)
+    assert judgement.outcome is Outcome.REFUSED and judgement.entry is None
+    assert any(reason in r for r in judgement.reasons), judgement.reasons
+
+
+def test_an_action_run_unlocks_only_with_its_attestation_verified() -> None:
+    ledger, outcomes = grow(
+        candidate(seed=1, attestation=attestation(signature_checked=False)),  # carried along
+        candidate(seed=2, attestation=attestation(signature_checked=True)),  # verified
+    )
+    assert outcomes == [Outcome.APPENDED] * 2
+    assert [(e.attested, e.unlocks_stage_2) for e in ledger.entries] == [
+        (False, False),
+        (True, True),
+    ]
+    assert chain_problems(ledger) == []
+    local, _ = grow(candidate(seed=3))  # no attestation: a run rebuilt by the ledger unlocks
+    assert local.entries[0].unlocks_stage_2
+
+
+def test_a_forged_unlocking_entry_breaks_the_ledger_even_with_its_chain_rebuilt() -> None:
+    """A line written by hand — a qualifying scorecard the ledger never rebuilt, or an Action
+    run whose attestation was never verified, marked as the unlock — is caught by the replay,
+    and nothing is decided on a broken ledger."""
+    ledger, _ = grow(candidate(seed=1, net=0.5, tes=0.5))
+    unrebuilt = verified_by(candidate(seed=2), CONSISTENCY)
+    unverified = candidate(seed=3, attestation=attestation(signature_checked=False))
+    for forged_candidate, why in (
+        (unrebuilt, "did not pass manifest"),
+        (unverified, "is marked as the entry that unlocked Stage II; the rule says it is not"),
+    ):
+        forged = ledger.extended(
+            Entry(1, ledger.head, NOW, forged_candidate, False, unlocks_stage_2=True)
+        )
+        problems = chain_problems(forged)
+        assert problems and all(p.startswith("entry #1: ") for p in problems)
+        assert any(why in p for p in problems), problems
 
 
 def test_entries_are_chained_by_the_digest_of_the_line_before() -> None:

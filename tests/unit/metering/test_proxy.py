@@ -3,6 +3,7 @@ through unchanged, and counts them from the API's side, even when the agent stop
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import threading
@@ -25,19 +26,29 @@ PLACEHOLDER = "sk-ant-api03-placeholder"
 
 def test_swap_key_rewrites_every_credential_and_drops_foreign_ones() -> None:
     headers = {"X-Api-Key": PLACEHOLDER, "Authorization": "Bearer other", "Accept": "*/*"}
-    swapped, query, found = swap_key(headers, "beta=true", PLACEHOLDER, REAL_KEY)
-    assert found and query == "beta=true"
+    swapped, query, found = swap_key(headers, "beta=true", PLACEHOLDER, REAL_KEY, "x-api-key")
+    assert found and query == [("beta", "true")]
     assert swapped == {"X-Api-Key": REAL_KEY, "Accept": "*/*"}
-    swapped, query, found = swap_key({}, f"alt=sse&key={PLACEHOLDER}", PLACEHOLDER, REAL_KEY)
-    assert found and query == f"alt=sse&key={REAL_KEY}"
     swapped, _, found = swap_key(
-        {"authorization": f"Bearer {PLACEHOLDER}"}, "", PLACEHOLDER, REAL_KEY
+        {"authorization": f"Bearer {PLACEHOLDER}"}, "", PLACEHOLDER, REAL_KEY, "x-api-key"
     )
     assert found and swapped == {"authorization": f"Bearer {REAL_KEY}"}
-    swapped, _, found = swap_key({"x-goog-api-key": "guess"}, "key=guess", PLACEHOLDER, REAL_KEY)
-    assert not found and swapped == {}
-    swapped, _, found = swap_key({"x-api-key": PLACEHOLDER}, "", PLACEHOLDER, None)
+    swapped, query, found = swap_key(
+        {"x-goog-api-key": "guess"}, "key=guess", PLACEHOLDER, REAL_KEY, "x-goog-api-key"
+    )
+    assert not found and swapped == {} and query == []
+    swapped, _, found = swap_key({"x-api-key": PLACEHOLDER}, "", PLACEHOLDER, None, "x-api-key")
     assert found and swapped == {}  # no real key: the placeholder never goes upstream
+
+
+def test_a_key_in_the_url_goes_upstream_in_a_header_never_in_the_url() -> None:
+    query = f"alt=sse&key={PLACEHOLDER}"
+    swapped, pairs, found = swap_key({}, query, PLACEHOLDER, REAL_KEY, "x-goog-api-key")
+    assert found and pairs == [("alt", "sse")] and swapped == {"x-goog-api-key": REAL_KEY}
+    swapped, pairs, found = swap_key(
+        {}, f"key={PLACEHOLDER}", PLACEHOLDER, REAL_KEY, "authorization"
+    )
+    assert found and pairs == [] and swapped == {"authorization": f"Bearer {REAL_KEY}"}
 
 
 def anthropic_meter(base_url: str) -> TokenMeter:
@@ -100,7 +111,7 @@ def test_meter_refuses_requests_without_the_sessions_key() -> None:
 
 class Upstream8MB(BaseHTTPRequestHandler):
     """An answer far larger than the socket buffers between meter and agent, usage at its end;
-    or, for `/hang`, the start of an answer that never ends."""
+    or, under `/hang`, the start of an answer that never ends."""
 
     protocol_version = "HTTP/1.1"
     release = threading.Event()
@@ -170,8 +181,8 @@ def test_an_answer_is_drained_and_counted_while_the_agent_reads_nothing(big_upst
 def test_an_answer_still_arriving_when_the_meter_stops_counts_what_arrived(
     big_upstream: str,
 ) -> None:
-    meter = anthropic_meter(big_upstream).start()
-    client = frozen_client(meter.port, "/anthropic/hang")
+    meter = anthropic_meter(big_upstream + "/hang").start()
+    client = frozen_client(meter.port, "/anthropic/v1/messages")
     try:
         time.sleep(0.5)
         meter.stop(drain_s=0.5)
@@ -179,3 +190,106 @@ def test_an_answer_still_arriving_when_the_meter_stops_counts_what_arrived(
         client.close()
     assert (meter.partial, meter.answers) == (1, 1)
     assert meter.usage == TokenUsage(7, 0, 0, 0, "metered")
+
+
+class Unmeterable(BaseHTTPRequestHandler):
+    """An API answering by the path prefix of its base URL: `/bare` a 200 without usage,
+    `/limited` a 429 (not billed), `/silent` nothing at all until released."""
+
+    protocol_version = "HTTP/1.1"
+    release = threading.Event()
+    arrived = threading.Event()
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        self.arrived.set()
+        if self.path.startswith("/silent"):
+            self.release.wait(30)
+            self.close_connection = True
+            return
+        status = 429 if self.path.startswith("/limited") else 200
+        data = json.dumps({"type": "message", "content": [{"type": "text", "text": "hi"}]})
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data.encode())
+
+
+@pytest.fixture
+def unmeterable() -> Iterator[str]:
+    Unmeterable.release, Unmeterable.arrived = threading.Event(), threading.Event()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Unmeterable)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    Unmeterable.release.set()
+    server.shutdown()
+    server.server_close()
+
+
+def test_an_answer_without_readable_usage_is_unreadable_and_an_error_costs_nothing(
+    unmeterable: str,
+) -> None:
+    bare = anthropic_meter(unmeterable + "/bare").start()
+    try:
+        post(bare.url("anthropic"), stream=False)
+    finally:
+        bare.stop(drain_s=5)
+    assert (bare.unreadable, bare.answers, bare.usage) == (1, 0, None)
+    limited = anthropic_meter(unmeterable + "/limited").start()
+    try:
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            post(limited.url("anthropic"), stream=False)
+    finally:
+        limited.stop(drain_s=5)
+    assert refused.value.code == 429 and limited.unreadable == 0
+
+
+def test_a_request_still_waiting_for_its_first_byte_when_the_meter_stops_is_unreadable(
+    unmeterable: str,
+) -> None:
+    meter = anthropic_meter(unmeterable + "/silent").start()
+    client = frozen_client(meter.port, "/anthropic/v1/messages")
+    try:
+        assert Unmeterable.arrived.wait(10)
+        meter.stop(drain_s=0.5)
+    finally:
+        client.close()
+    assert (meter.partial, meter.unreadable, meter.usage) == (1, 1, None)
+
+
+def test_an_endpoint_the_meter_cannot_count_is_refused_and_recorded() -> None:
+    with FakeAnthropic([], api_key=REAL_KEY) as server:
+        meter = anthropic_meter(server.base_url).start()
+        request = urllib.request.Request(
+            meter.url("anthropic") + "/v1/messages/batches",
+            data=json.dumps({"requests": []}).encode(),
+            headers={"content-type": "application/json", "x-api-key": PLACEHOLDER},
+        )
+        try:
+            with pytest.raises(urllib.error.HTTPError) as refused:
+                urllib.request.urlopen(request, timeout=10)
+        finally:
+            meter.stop()
+    assert refused.value.code == 403
+    assert b"not an endpoint whose tokens" in refused.value.read()
+    assert meter.unmetered == ["POST /anthropic/v1/messages/batches"] and server.requests == []
+
+
+def test_a_kept_alive_connection_gets_nothing_through_once_the_meter_stopped() -> None:
+    with FakeAnthropic([Turn((text("one"),), Usage(10, 1))], api_key=REAL_KEY) as server:
+        meter = anthropic_meter(server.base_url).start()
+        connection = http.client.HTTPConnection("127.0.0.1", meter.port, timeout=10)
+        body = json.dumps({"model": "m", "max_tokens": 5, "tools": [{"name": "t"}]})
+        headers = {"x-api-key": PLACEHOLDER, "content-type": "application/json"}
+        connection.request("POST", "/anthropic/v1/messages", body, headers)
+        assert connection.getresponse().read()
+        meter.stop(drain_s=1)
+        connection.request("POST", "/anthropic/v1/messages", body, headers)
+        late = connection.getresponse()
+        connection.close()
+    assert late.status == 503 and len(server.requests) == 1 and meter.answers == 1

@@ -62,6 +62,8 @@ class Supervisor:
             self.reason = reason
             self.fired_ns = time.monotonic_ns()
         frozen = freeze(self.marks) if self.marks is not None else None
+        if reason != "source-edit":  # a commit's cutoff keeps no edit: every one is cut away
+            self.watcher.take_cut(None)
         self.stopped.set()
         if self.on_cutoff is not None:
             self.on_cutoff(reason)
@@ -99,19 +101,26 @@ class Supervisor:
         if plain_git_dir(sandbox):
             found += hook_tampering(sandbox, hook_digests)
         if self.watcher.armed:
-            firing = self.watcher.firing
-            fired_on = {firing.file, *firing.written_between} if firing is not None else set()
+            cut = self.watcher.cut
             head = rev_parse(sandbox)
             landed: tuple[str, ...] = ()
             if head is not None and self.head_at_arm is not None and head != self.head_at_arm:
                 landed = tuple(commits_between(sandbox, self.head_at_arm, head))
+            final = repo_state(sandbox)
+            armed_index = self.repo_at_arm.index if self.repo_at_arm is not None else {}
+            staged = {
+                path: frozenset(self.watcher.blobs_seen(path))
+                for path in set(armed_index) | set(final.index if final is not None else {})
+                if final is not None and armed_index.get(path) != final.index.get(path)
+            }
             end = SessionEnd(
                 index=self.index,
                 watch=self.run.tier.watch,
                 source_changes=self.watcher.source_changes(),
-                fired_on=frozenset(fired_on),
-                written_after=tuple(firing.written_after if firing is not None else ()),
+                kept=frozenset({cut.trigger} if cut is not None and cut.trigger else ()),
+                written_after=tuple(cut.written_after if cut is not None else ()),
                 landed=landed,
+                worktree_blobs=staged,
             )
-            found += breaches(end, self.repo_at_arm, repo_state(sandbox))
+            found += breaches(end, self.repo_at_arm, final)
         self.breaches += [{"session": self.index, "what": what} for what in found]

@@ -67,6 +67,7 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
         "fired": sup.reason is not None,
         "reason": sup.reason,
         "product_note_delivered": sup.note_delivered if sup.arm_on_commit else None,
+        "baseline_checks": sup.baseline_verdicts if sup.arm_on_commit else None,
         "hard_links_at_arm": sup.watcher.linked_at_arm,
         "watcher_realtime": sup.watcher.realtime,
     }

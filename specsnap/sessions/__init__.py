@@ -142,6 +142,8 @@ def _run_in_home(
     duration = time.monotonic() - started
     notes += supervised
     sup.check_protocol(digests)
+    if sup.baseline_problem is not None:
+        notes.append(sup.baseline_problem)
     if rev_parse(run.sandbox) is None:
         notes.append("the repository's .git directory was deleted, replaced or broken: no HEAD")
     reported = adapter.usage(ctx, capture.stdout, capture.stderr)

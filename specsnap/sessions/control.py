@@ -107,7 +107,11 @@ class ControlServer:
         self.path = path
         self._server = _Server(str(path), _Request)
         os.chmod(path, 0o777)  # the agent's account must be able to connect
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # shutdown() waits for the serving loop to look at its flag: every poll interval (the
+        # default, 0.5 s, was most of a short session's cost).
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
 
     def start(self) -> None:
         self._thread.start()

@@ -15,10 +15,18 @@ The first change in content fires, however it arrives:
 
 A `touch` or a rewrite with the same bytes never fires. A write in progress is judged by what
 it has written so far, with one exception: content that is a proper prefix of the snapshot
-(the truncation at the start of every rewrite, or a new file still empty) fires only once the
-write is closed and a whole poll interval has passed without the file showing other content,
-or when the session ends. So a rewrite with the same bytes never fires halfway, however slow
-the writer; and content that is a prefix of the snapshot can only remove code, never add any.
+(the truncation at the start of every rewrite, or a new file still empty) or no content at all
+(a file deleted, as `git apply` and some editors do before they write it again) fires only once
+the write is closed and a whole poll interval has passed without the file showing other
+content, or when the session ends. So a rewrite with the same bytes never fires halfway, however
+slow the writer; and such content can only remove code, never add any.
+
+The file that fires is the first one an event named whose content changed; where the poll or
+the session's end finds several changed at once, the one written first (modification time,
+then path). Once the agent is frozen, the cut is taken (`Cut`): the firing file keeps what it
+holds at the freeze; every other watched path that differs from the snapshot was written before
+the freeze, so it is *cut away*: put back as it was at arm (sessions.restore) once the agent's
+processes are gone. Only what changes after the freeze is a breach.
 
 The watcher thread blocks in poll() on the inotify descriptor, so an event wakes it at once; the
 freeze callback runs on that thread before anything else is read. It also watches `.git` for
@@ -38,7 +46,8 @@ from inotify_simple import INotify
 from inotify_simple import flags as F
 
 from specsnap.globs import matches
-from specsnap.sessions.content import hard_links, read_content, tree_files
+from specsnap.sessions.content import CONTENT_CAP, hard_links, read_content, tree_files
+from specsnap.sessions.restore import Armed, blob_id, put_back, read_armed
 
 TREE_MASK = (
     F.CLOSE_WRITE
@@ -68,13 +77,23 @@ class Firing:
     detected_by: str = "event"  # event, poll or session-end
     frozen_ns: int = 0  # time.monotonic_ns() once the freeze callback returned
     frozen_wall_ns: int = 0
-    written_between: list[str] = field(default_factory=list)  # other paths in the same wake-up
-    written_after: list[str] = field(default_factory=list)  # content changed after the freeze
 
     @property
     def latency_ms(self) -> float:
         """Detection to freeze, in milliseconds."""
         return round((self.frozen_ns - self.detected_ns) / 1e6, 3)
+
+
+@dataclass
+class Cut:
+    """The sandbox as the freeze left it, and what the cutoff does with it."""
+
+    trigger: str | None  # the file that keeps its edit (None for a commit's cutoff)
+    frozen: dict[str, str | None]  # every path -> digest right after the freeze
+    cut_away: list[str]  # other watched paths that differed from the snapshot at the freeze
+    blobs: dict[str, str | None]  # cut-away paths and the trigger -> git blob id at the freeze
+    written_after: list[str] = field(default_factory=list)  # content changed after the freeze
+    not_restored: list[str] = field(default_factory=list)  # cut away, but could not be put back
 
 
 class CutoffWatcher:
@@ -95,15 +114,17 @@ class CutoffWatcher:
         self.on_fire = on_fire
         self.on_ref_change = on_ref_change
         self.firing: Firing | None = None
+        self.cut: Cut | None = None
         self.armed_at_ns: int | None = None
         self.linked_at_arm: list[str] = []
         self.realtime = False  # whether the watcher's thread runs before ordinary processes
         self._snapshot: dict[str, str] = {}  # source path -> digest at arm time
         self._snapshot_bytes: dict[str, bytes] = {}
+        self._armed: dict[str, Armed] = {}  # what a cut-away path is put back to
+        self._armed_dirs: frozenset[str] = frozenset()
         self._known: set[str] = set()  # source paths the poll re-reads
         self._pending: dict[str, int] = {}  # source path -> when a prefix of the snapshot was seen
         self._writing: set[str] = set()  # paths modified and not closed since
-        self._frozen: dict[str, str | None] = {}  # every path -> digest right after the freeze
         self._lock = threading.Lock()
         self._inotify = INotify()
         self._dirs: dict[int, str] = {}  # watch descriptor -> repository-relative directory
@@ -120,8 +141,8 @@ class CutoffWatcher:
 
     def finish(self) -> None:
         """Stop watching once the agent is gone: read what is still queued, compare the whole
-        tree with the snapshot (a change nothing reported yet fires now), and settle which
-        paths changed after the freeze."""
+        tree with the snapshot (a change nothing reported yet fires now), settle which paths
+        changed after the freeze, and put back what the cut cut away."""
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
@@ -135,13 +156,48 @@ class CutoffWatcher:
                     self._judge(sorted(every), "session-end", settled=every)
         finally:
             self._inotify.close()
-        if self.firing is not None:
-            after = {rel: read_content(self.root / rel)[0] for rel in tree_files(self.root)}
-            self.firing.written_after = sorted(
-                rel
-                for rel in set(after) | set(self._frozen)
-                if after.get(rel) != self._frozen.get(rel)
-            )
+        cut = self.cut
+        if cut is None:
+            return
+        after = {rel: read_content(self.root / rel)[0] for rel in tree_files(self.root)}
+        cut.written_after = sorted(
+            rel for rel in set(after) | set(cut.frozen) if after.get(rel) != cut.frozen.get(rel)
+        )
+        for rel in cut.cut_away:
+            armed = self._armed.get(rel)
+            restorable = armed is not None or rel not in self._snapshot
+            if not (restorable and put_back(self.root, rel, armed, self._armed_dirs)):
+                cut.not_restored.append(rel)
+
+    def take_cut(self, trigger: str | None) -> None:
+        """Record the sandbox right after the freeze (exactly once): `trigger` keeps its edit,
+        every other watched change is to be cut away."""
+        with self._lock:
+            if self.cut is not None or not self.armed:
+                return
+            frozen = {rel: read_content(self.root / rel)[0] for rel in tree_files(self.root)}
+            watched = {rel for rel in frozen if self.is_watched(rel)} | set(self._snapshot)
+            changed = sorted(rel for rel in watched if frozen.get(rel) != self._snapshot.get(rel))
+            blobs = {}
+            for rel in changed:
+                now = read_armed(self.root / rel, CONTENT_CAP)
+                blobs[rel] = now.blob_id if now is not None else None
+            cut_away = [rel for rel in changed if rel != trigger]
+            self.cut = Cut(trigger, frozen, cut_away, blobs)
+
+    def blobs_seen(self, rel: str) -> set[str | None]:
+        """The git blob ids the working tree held at `rel` when the cutoff armed, at the freeze
+        and now (None: no file): what ordinary git could have staged from watched writes."""
+        seen: set[str | None] = set()
+        if rel in self._armed:
+            seen.add(self._armed[rel].blob_id)
+        elif rel not in self._snapshot:
+            seen.add(None)
+        if self.cut is not None and rel in self.cut.blobs:
+            seen.add(self.cut.blobs[rel])
+        now = read_armed(self.root / rel, CONTENT_CAP)
+        seen.add(now.blob_id if now is not None else None)
+        return seen
 
     @property
     def armed(self) -> bool:
@@ -158,6 +214,9 @@ class CutoffWatcher:
                     self._snapshot[rel] = digest
                     if data is not None:
                         self._snapshot_bytes[rel] = data
+                    if (armed := read_armed(self.root / rel, CONTENT_CAP)) is not None:
+                        self._armed[rel] = armed
+            self._armed_dirs = frozenset(_directories(self.root))
             self._known = set(self._snapshot)
             self.linked_at_arm = hard_links(self.root)
             self.armed_at_ns = time.monotonic_ns()
@@ -236,7 +295,6 @@ class CutoffWatcher:
     def _handle(self, events: list) -> None:  # type: ignore[type-arg]
         ref_changed = False
         touched: dict[str, None] = {}  # ordered set of the paths events named
-        completed: set[str] = set()  # of those, the ones a write to completed
         rescan = False
         for event in events:
             if event.mask & F.Q_OVERFLOW:
@@ -267,13 +325,12 @@ class CutoffWatcher:
             if event.mask & F.MODIFY:
                 self._writing.add(rel)
             if event.mask & COMPLETE:
-                completed.add(rel)
                 self._writing.discard(rel)
         if rescan:
             touched.update(dict.fromkeys(self._scan_paths()))
             touched.update(dict.fromkeys(self._snapshot))
         if self.armed and self.firing is None:
-            self._judge(list(touched), "event", completed=completed)
+            self._judge(list(touched), "event")
         if ref_changed and self.on_ref_change is not None:
             self.on_ref_change()
 
@@ -282,11 +339,15 @@ class CutoffWatcher:
         touched: list[str],
         detected_by: str,
         settled: set[str] | frozenset[str] = frozenset(),
-        completed: set[str] | frozenset[str] = frozenset(),
     ) -> None:
-        """Fire on the first touched source path whose content differs from the snapshot;
-        content that is a prefix of the snapshot only once `settled`."""
+        """Fire on the first touched source path whose content differs from the snapshot
+        (content that is a prefix of the snapshot, or none, only once `settled`). Touched paths
+        come in the order events named them; a poll or the session's end sees them all at once,
+        so there the one written first fires."""
+        if self.cut is not None:
+            return
         detected = time.monotonic_ns()
+        changed: list[tuple[str, str | None, str | None]] = []
         for rel in touched:
             if not self.is_watched(rel):
                 continue
@@ -296,14 +357,21 @@ class CutoffWatcher:
             if after == before:
                 self._pending.pop(rel, None)
                 continue
-            if rel not in settled and self._rewriting(rel, data):
+            if rel not in settled and self._rewriting(rel, after, data):
                 self._pending.setdefault(rel, detected)
                 continue
-            self._fire(rel, before, after, detected, detected_by, touched, completed)
-            return
+            changed.append((rel, before, after))
+            if detected_by == "event":
+                break
+        if changed:
+            first = min(changed, key=lambda change: (_mtime(self.root / change[0]), change[0]))
+            self._fire(*first, detected, detected_by)
 
-    def _rewriting(self, rel: str, data: bytes | None) -> bool:
-        """Whether `data` is a proper prefix of the snapshot (empty, for a new file)."""
+    def _rewriting(self, rel: str, after: str | None, data: bytes | None) -> bool:
+        """Whether the content is a proper prefix of the snapshot (empty, for a new file), or
+        a file of the snapshot is gone."""
+        if after is None:
+            return rel in self._snapshot
         if data is None:
             return False
         if rel not in self._snapshot:
@@ -318,8 +386,6 @@ class CutoffWatcher:
         after: str | None,
         detected: int,
         detected_by: str,
-        touched: list[str],
-        completed: set[str] | frozenset[str],
     ) -> None:
         try:
             mtime: int | None = os.lstat(self.root / rel).st_mtime_ns
@@ -330,19 +396,7 @@ class CutoffWatcher:
         frozen = self.on_fire(firing)  # freezes the agent before anything else happens
         firing.frozen_ns = frozen or time.monotonic_ns()
         firing.frozen_wall_ns = time.time_ns()
-        self._frozen = {p: read_content(self.root / p)[0] for p in tree_files(self.root)}
-        # Written in the same instant, before the freeze: what one wake-up of inotify named.
-        # (A poll names every known file; what it finds changed beside the first was not seen.)
-        firing.written_between = sorted(
-            p
-            for p in (touched if detected_by == "event" else [])
-            if p != rel
-            and (
-                self._frozen.get(p) != self._snapshot.get(p)
-                if self.is_watched(p)
-                else p in completed
-            )
-        )
+        self.take_cut(rel)
 
 
 def _run_first() -> bool:
@@ -356,6 +410,25 @@ def _run_first() -> bool:
     except (OSError, AttributeError):
         return False
     return True
+
+
+def _mtime(path: Path) -> int:
+    try:
+        return os.lstat(path).st_mtime_ns
+    except OSError:
+        return 1 << 63  # gone: its deletion's time is unknown, so it comes after every write
+
+
+def _directories(root: Path) -> list[str]:
+    """Every directory under `root` outside `.git`, repository-relative."""
+    found = []
+    for dirpath, dirnames, _filenames in os.walk(root):
+        rel = os.path.relpath(dirpath, root).replace(os.sep, "/")
+        if rel == ".":
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            continue
+        found.append(rel)
+    return found
 
 
 def _change(before: str | None, after: str | None) -> str:

@@ -1,9 +1,12 @@
 """Reconciliation of an armed session (pure): what changed between the armed snapshot and the
 end of the session that the cutoff did not account for is a protocol breach.
 
-- a source change the cutoff did not fire on (the file that fired it, and files written in the
-  same instant before the freeze, are accounted for); any content written after the freeze;
-- a source path staged in the index (only plumbing can stage a change the cutoff never saw);
+- any content written after the freeze; a source change the cutoff neither kept (the file that
+  fired it) nor put back (what it cut away, sessions.cutoff);
+- an index entry of a source path whose content the working tree never held while armed (at
+  arm, at the freeze or at the end): only plumbing stages such content. Staging with ordinary
+  git what an earlier session left, or what this one wrote, is work, never a breach; so is
+  removing an entry (it can only take code away);
 - every commit object stored while armed, on HEAD, on another ref or on none;
 - replace refs, grafts, `shallow`, alternates or `commondir` changed: they change what history
   means without changing HEAD (grading ignores replace refs and grafts anyway).
@@ -12,7 +15,7 @@ end of the session that the cutoff did not account for is a protocol breach.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from specsnap.gitrepo import RepoState
@@ -26,9 +29,11 @@ class SessionEnd:
     index: int
     watch: tuple[str, ...]
     source_changes: Mapping[str, str]  # source path -> created/changed/deleted since arming
-    fired_on: frozenset[str]  # the firing file and what was written with it before the freeze
+    kept: frozenset[str]  # the file that fired the cutoff (it keeps its edit)
     written_after: tuple[str, ...]  # paths whose content changed after the freeze
     landed: tuple[str, ...]  # commits reachable from HEAD that were not at arm time, oldest first
+    # index paths changed while armed -> blob ids the working tree held there (None: no file)
+    worktree_blobs: Mapping[str, frozenset[str | None]] = field(default_factory=dict)
 
 
 def breaches(end: SessionEnd, armed: RepoState | None, final: RepoState | None) -> list[str]:
@@ -38,13 +43,16 @@ def breaches(end: SessionEnd, armed: RepoState | None, final: RepoState | None) 
     found += [
         f"source change the cutoff did not fire on: {path} ({change})"
         for path, change in end.source_changes.items()
-        if path not in end.fired_on and path not in after
+        if path not in end.kept and path not in after
     ]
     if armed is None or final is None:
         return found
     for path in sorted(set(armed.index) | set(final.index)):
-        staged = armed.index.get(path) != final.index.get(path) and matches(path, end.watch)
-        if staged and path not in end.fired_on:
+        if armed.index.get(path) == final.index.get(path) or not matches(path, end.watch):
+            continue
+        entry = final.index.get(path)
+        blob = entry.split()[1] if entry else None
+        if blob is not None and blob not in end.worktree_blobs.get(path, frozenset()):
             found.append(f"index entry {path} was changed while armed (git plumbing)")
     new = final.commits - armed.commits
     found += [f"commit {c[:12]} landed while armed" for c in end.landed if c in new]

@@ -58,7 +58,8 @@ def session_record(
 
 def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> None:
     """Write session.json and cutoff.json."""
-    firing = sup.watcher.firing
+    firing = sup.watcher.firing if sup.reason == "source-edit" else None
+    cut = sup.watcher.cut  # what was cut away varies with timing: here, never in the scorecard
     armed_at = sup.watcher.armed_at_ns
     cutoff: dict[str, Any] = {
         "armed": sup.watcher.armed,
@@ -66,6 +67,7 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
         "fired": sup.reason is not None,
         "reason": sup.reason,
         "product_note_delivered": sup.note_delivered if sup.arm_on_commit else None,
+        "baseline_checks": sup.baseline_verdicts if sup.arm_on_commit else None,
         "hard_links_at_arm": sup.watcher.linked_at_arm,
         "watcher_realtime": sup.watcher.realtime,
     }
@@ -86,8 +88,13 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
                 if firing.mtime_ns
                 else None
             ),
-            written_between=firing.written_between,
-            written_after=firing.written_after,
+        )
+    if cut is not None:
+        cutoff.update(
+            kept=cut.trigger,
+            cut_away=cut.cut_away,
+            not_restored=cut.not_restored,
+            written_after=cut.written_after,
         )
     (records / "cutoff.json").write_text(json.dumps(cutoff, indent=2) + "\n")
     (records / "session.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

@@ -19,7 +19,7 @@ END = SessionEnd(
     index=1,
     watch=("**/*.py",),
     source_changes={"pkg/mod.py": "changed"},
-    fired_on=frozenset({"pkg/mod.py"}),
+    kept=frozenset({"pkg/mod.py"}),
     written_after=(),
     landed=(),
 )
@@ -36,7 +36,7 @@ def test_source_changes_the_cutoff_did_not_fire_on() -> None:
     assert breaches(end, ARMED, ARMED) == [
         "source change the cutoff did not fire on: pkg/b.py (created)"
     ]
-    never_fired = replace(end, fired_on=frozenset())
+    never_fired = replace(end, kept=frozenset())
     assert len(breaches(never_fired, ARMED, ARMED)) == 2
 
 
@@ -57,6 +57,26 @@ def test_source_staged_without_a_source_edit() -> None:
     assert breaches(END, ARMED, staged) == [
         "index entry pkg/new.py was changed while armed (git plumbing)"
     ]
+    elsewhere = replace(END, worktree_blobs={"pkg/new.py": frozenset({"5" * 40, None})})
+    assert len(breaches(elsewhere, ARMED, staged)) == 1
+
+
+def test_staging_what_the_working_tree_held_is_work() -> None:
+    """`git add -A` of what an earlier session left (the tree held it at arm), of this
+    session's own edit (at the freeze), or a removal: ordinary git, never a breach."""
+    staged = replace(
+        ARMED,
+        index={"pkg/mod.py": f"100644 {'6' * 40} 0", "pkg/left.py": f"100644 {'4' * 40} 0"},
+    )
+    end = replace(
+        END,
+        worktree_blobs={
+            "pkg/left.py": frozenset({"4" * 40}),
+            "pkg/mod.py": frozenset({"1" * 40, "6" * 40}),
+            "NOTES.md": frozenset({None}),
+        },
+    )
+    assert breaches(end, ARMED, staged) == []
 
 
 def test_every_commit_stored_while_armed() -> None:

@@ -149,4 +149,9 @@ class Supervisor:
                 worktree_blobs=staged,
             )
             found += breaches(end, self.repo_at_arm, final)
+            # What the cut could not put back would keep work the cutoff took away.
+            found += [
+                f"{rel} was written before the freeze and could not be put back as it was at arm"
+                for rel in (cut.not_restored if cut is not None else [])
+            ]
         self.breaches += [{"session": self.index, "what": what} for what in found]

@@ -7,8 +7,8 @@ the starter's visible tests from the grader's pristine copy in a subject. The ag
 hears the note or nothing; never what was checked or why it failed.
 
 A verdict is a function of the tier, the commit's tree and the run's parameters, so it is kept
-for the process's life, by the tree's id (git checks every object it reads against its id): runs of one process (a test over many
-seeds) judge the same baseline tree once.
+for the process's life, by the tree's id (git checks every object it reads against its id):
+runs of one process (a test over many seeds) judge the same baseline tree once.
 """
 
 from __future__ import annotations
@@ -66,4 +66,3 @@ def _tree_id(repo: Path, commit: str) -> str:
     if kind != "commit" or not content.startswith(b"tree "):
         raise GitError(f"{commit_id} is not a commit")
     return content[5 : content.index(b"\n")].decode()
-

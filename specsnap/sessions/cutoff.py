@@ -47,7 +47,7 @@ from inotify_simple import flags as F
 
 from specsnap.globs import matches
 from specsnap.sessions.content import CONTENT_CAP, hard_links, read_content, tree_files
-from specsnap.sessions.restore import Armed, blob_id, put_back, read_armed
+from specsnap.sessions.restore import Armed, put_back, read_armed
 
 TREE_MASK = (
     F.CLOSE_WRITE

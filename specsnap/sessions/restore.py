@@ -9,6 +9,7 @@ A path that cannot be put back that way is left as it is, and the caller says so
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import stat
@@ -90,10 +91,8 @@ def put_back(root: Path, rel: str, armed: Armed | None, armed_dirs: frozenset[st
 
 
 def _replace(dir_fd: int, name: str, armed: Armed | None) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(name, dir_fd=dir_fd)  # a file or a symlink (never followed)
-    except FileNotFoundError:
-        pass
     if armed is None:
         return
     if armed.symlink:

@@ -95,10 +95,11 @@ class Supervisor:
                 return 1, "pre-commit: commit refused\n"
             return 0, ""
         head = rev_parse(self.run.sandbox)
-        if self.arm_on_commit and head is not None and head != self.head_at_start:
-            if self._baseline_commit(head) and self.note and not self.note_delivered:
-                self.note_delivered = True
-                return 0, "\n" + self.note + "\n"
+        changed = self.arm_on_commit and head is not None and head != self.head_at_start
+        armed = changed and head is not None and self._baseline_commit(head)  # it arms
+        if armed and self.note and not self.note_delivered:
+            self.note_delivered = True
+            return 0, "\n" + self.note + "\n"
         return 0, ""
 
     def _baseline_commit(self, head: str) -> bool:

@@ -190,16 +190,22 @@ def _tree_entries(content: bytes, id_size: int) -> list[tuple[str, bytes, str]]:
     return entries
 
 
-def list_tree(repo: Path, commit: str) -> list[TreeEntry]:
-    """Every file of `commit`'s tree, read from checked objects (no filters, no attributes)."""
+def tree_of(repo: Path, commit: str) -> str:
+    """The id of `commit`'s tree, read from a checked object."""
     commit_id = rev_parse(repo, commit)
     if commit_id is None:
         raise GitError(f"{commit} names no commit in {repo}")
     kind, content = read_objects(repo, [commit_id])[commit_id]
     if kind != "commit" or not content.startswith(b"tree "):
         raise TamperedRepositoryError(f"{commit_id} in {repo} is not a commit")
-    id_size = len(commit_id) // 2
-    level = [("", content[5 : content.index(b"\n")].decode())]
+    return content[5 : content.index(b"\n")].decode()
+
+
+def list_tree(repo: Path, commit: str) -> list[TreeEntry]:
+    """Every file of `commit`'s tree, read from checked objects (no filters, no attributes)."""
+    tree = tree_of(repo, commit)
+    id_size = len(tree) // 2
+    level = [("", tree)]
     entries = []
     while level:
         trees = read_objects(repo, sorted({tree for _, tree in level}))

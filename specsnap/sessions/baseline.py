@@ -19,7 +19,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, export_commit, read_objects, rev_parse
+from specsnap.gitrepo import GitError, export_commit, tree_of
 from specsnap.grading import grade_tree
 from specsnap.grading.isolation import grading_workspace, subject_launchers
 from specsnap.tiers import Tier
@@ -35,7 +35,7 @@ def baseline_done(tier: Tier, repo: Path, commit: str, params: dict[str, Any]) -
     InfrastructureError, as grading does.
     """
     try:
-        key = (str(tier.root), _tree_id(repo, commit), json.dumps(params, sort_keys=True))
+        key = (str(tier.root), tree_of(repo, commit), json.dumps(params, sort_keys=True))
     except (GitError, OSError, ValueError):
         return False
     with _LOCK:
@@ -56,13 +56,3 @@ def _judge(tier: Tier, repo: Path, commit: str, params: dict[str, Any]) -> bool:
         baseline_only = replace(tier, requirements=())
         grade = grade_tree(baseline_only, export, work, subjects, commit, params)
     return bool(grade.gate["baseline_ok"])
-
-
-def _tree_id(repo: Path, commit: str) -> str:
-    commit_id = rev_parse(repo, commit)
-    if commit_id is None:
-        raise GitError(f"{commit} names no commit")
-    kind, content = read_objects(repo, [commit_id])[commit_id]
-    if kind != "commit" or not content.startswith(b"tree "):
-        raise GitError(f"{commit_id} is not a commit")
-    return content[5 : content.index(b"\n")].decode()

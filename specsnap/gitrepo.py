@@ -1,18 +1,32 @@
-"""Git, run defensively: the repository belongs to the agent under test, so SpecSnap never lets
-its config, hooks or attributes run anything, never follows a `.git` that is not a plain
-directory, ignores replace refs and grafts, and checks every object it reads against its id."""
+"""Git, run defensively: the repository belongs to the agent under test.
+
+Git reads a repository's own config and attributes wherever it runs in it, and either can run a
+program (merge and diff drivers, filters, textconv, `include.path`, pager, editor,
+`gpg.program`, ...) or change content. So SpecSnap never runs git in an agent's repository:
+`git()` runs it in a repository SpecSnap makes for the call (`borrowed`), bare, with SpecSnap's
+config and no attributes, that reads the agent's objects through an alternate and a copy of its
+refs and HEAD that SpecSnap parsed itself. What git writes lands there; SpecSnap copies back
+what it keeps (`keep_objects`, `set_ref`, `put_index`) through specsnap.safefiles. Every object
+SpecSnap reads is checked against its id, and a `.git` that is not a plain directory is never
+followed. `own_git()` is for repositories SpecSnap made and no agent has written to.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
+import re
 import stat
 import subprocess
-from collections.abc import Mapping
+import tempfile
+import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from specsnap.errors import InfrastructureError
+from specsnap.safefiles import write_under
 
 # Neutral on purpose: nothing in the sandbox tells the agent it is being benchmarked.
 BASELINE_IDENTITY = {
@@ -40,6 +54,21 @@ _SAFE_CONFIG = (
 
 #: Repository files (relative to .git) that change what history means without changing a ref.
 HISTORY_FILES = ("info/grafts", "shallow", "objects/info/alternates", "commondir")
+
+#: The whole config of a borrowed repository. The agent's commit-graph and multi-pack index
+#: would describe its objects; git reads the objects themselves instead.
+BORROWED_CONFIG = """[core]
+\trepositoryformatversion = 0
+\tbare = true
+\tcommitGraph = false
+\tmultiPackIndex = false
+\tlogAllRefUpdates = false
+[gc]
+\tauto = 0
+"""
+
+_OBJECT_ID = re.compile(r"[0-9a-f]{40}")
+_REF_NAME = re.compile(r"refs/[A-Za-z0-9._/+-]+")
 
 
 class GitError(InfrastructureError):
@@ -84,29 +113,139 @@ def git(
     input: bytes | None = None,
     env: dict[str, str] | None = None,
     check: bool = True,
+    borrowed_as: Path | None = None,
 ) -> bytes:
-    """Run `git args` in `repo` with the safe settings; stdout as bytes.
+    """Run `git args` on the agent's repository `repo`, in a borrowed repository (`borrowed`;
+    one made for this call unless `borrowed_as` names one); stdout as bytes."""
+    if borrowed_as is None:
+        with borrowed(repo) as made:
+            return _run(made, made, args, input, env, check)
+    return _run(borrowed_as, borrowed_as, args, input, env, check)
 
-    GIT_DIR is always `repo/.git`, so git never searches parent directories for a repository.
-    """
+
+def own_git(
+    repo: Path,
+    *args: str,
+    input: bytes | None = None,
+    env: dict[str, str] | None = None,
+    check: bool = True,
+) -> bytes:
+    """Run `git args` in `repo`, a repository SpecSnap made and no agent has written to (a
+    reference build, a verification sandbox, a sandbox before its first session)."""
     repo = repo.absolute()  # git runs in `repo`: a relative GIT_DIR would point inside it
     git_dir = repo / ".git"
     if os.path.lexists(git_dir) and not plain_git_dir(repo):
         raise GitError(f"{git_dir} is not a directory; SpecSnap does not follow it")
+    return _run(git_dir, repo, args, input, {"GIT_WORK_TREE": str(repo), **(env or {})}, check)
+
+
+def _run(
+    git_dir: Path,
+    cwd: Path,
+    args: tuple[str, ...],
+    input: bytes | None,
+    env: dict[str, str] | None,
+    check: bool,
+) -> bytes:
     proc = subprocess.run(
         ["git", *_SAFE_CONFIG, *args],
-        cwd=repo,
+        cwd=cwd,
         input=input,
-        env=git_env({"GIT_DIR": str(git_dir), "GIT_WORK_TREE": str(repo), **(env or {})}),
+        env=git_env({"GIT_DIR": str(git_dir), **(env or {})}),
         capture_output=True,
         check=False,
     )
     if check and proc.returncode != 0:
         raise GitError(
-            f"git {' '.join(args)} failed in {repo} ({proc.returncode}): "
+            f"git {' '.join(args)} failed in {cwd} ({proc.returncode}): "
             f"{proc.stderr.decode(errors='replace').strip()}"
         )
     return proc.stdout
+
+
+@contextlib.contextmanager
+def borrowed(repo: Path, index: bool = False) -> Iterator[Path]:
+    """A bare repository SpecSnap makes in a private directory for `repo`: SpecSnap's config,
+    no attributes or hooks, `repo`'s objects through an alternate, `repo`'s HEAD and refs as
+    SpecSnap read them (only well-formed names and ids), and with `index` a copy of its index.
+
+    A repository that borrows objects from elsewhere (its own `objects/info/alternates`) is
+    refused: git would follow that file to any object store on the machine.
+    """
+    repo = repo.absolute()
+    git_dir = repo / ".git"
+    if not plain_git_dir(repo):
+        raise GitError(f"{git_dir} is not a directory; SpecSnap does not follow it")
+    objects = git_dir / "objects"
+    try:
+        if not stat.S_ISDIR(os.lstat(objects).st_mode):
+            raise GitError(f"{objects} is not a directory; SpecSnap does not follow it")
+    except FileNotFoundError:
+        raise GitError(f"{repo} has no object store") from None
+    for name in ("alternates", "http-alternates"):
+        if os.path.lexists(objects / "info" / name):
+            raise TamperedRepositoryError(
+                f"{repo} borrows objects from elsewhere (objects/info/{name})"
+            )
+    with tempfile.TemporaryDirectory(prefix="specsnap-git-") as tmp:
+        made = Path(tmp)
+        (made / "objects" / "info").mkdir(parents=True)
+        (made / "refs").mkdir()
+        (made / "objects" / "info" / "alternates").write_text(f"{objects}\n")
+        (made / "config").write_text(BORROWED_CONFIG)
+        refs = {n: i for n, i in read_refs(git_dir).items() if _well_formed_ref(n, i)}
+        packed = "".join(f"{refs[name]} {name}\n" for name in sorted(refs))
+        (made / "packed-refs").write_text(packed)
+        (made / "HEAD").write_text(_head(git_dir) + "\n")
+        if index and (data := _read(git_dir / "index")) and not data.startswith(b"symlink:"):
+            (made / "index").write_bytes(data)
+        yield made
+
+
+def _well_formed_ref(name: str, object_id: str) -> bool:
+    return (
+        bool(_REF_NAME.fullmatch(name))
+        and ".." not in name
+        and bool(_OBJECT_ID.fullmatch(object_id))
+    )
+
+
+def _head(git_dir: Path) -> str:
+    """HEAD as the agent's repository has it, if well formed; otherwise a branch no one has."""
+    head = (_read(git_dir / "HEAD") or b"").decode(errors="replace").strip()
+    if _OBJECT_ID.fullmatch(head):
+        return head
+    if head.startswith("ref: ") and _REF_NAME.fullmatch(head[5:]) and ".." not in head:
+        return head
+    return "ref: refs/heads/unreadable-head"
+
+
+def keep_objects(made: Path, repo: Path) -> None:
+    """Copy the loose objects git wrote in the borrowed repository `made` into `repo`'s store
+    (never through a link the agent planted); one that is already there is left alone."""
+    store = made / "objects"
+    for path in sorted(store.glob("[0-9a-f][0-9a-f]/*")):
+        rel = f".git/objects/{path.parent.name}/{path.name}"
+        if os.path.lexists(repo / rel) and not os.path.islink(repo / rel):
+            continue
+        zlib.decompress(path.read_bytes())  # git wrote it here: it must at least inflate
+        if not write_under(repo, rel, path.read_bytes(), 0o444):
+            raise GitError(f"cannot write {rel} in {repo}")
+
+
+def set_ref(repo: Path, made: Path, new: str) -> None:
+    """Point `repo`'s HEAD (the branch it names, or HEAD itself when detached, as the borrowed
+    repository `made` read it) at `new`."""
+    head = (made / "HEAD").read_text().strip()
+    rel = f".git/{head[5:]}" if head.startswith("ref: ") else ".git/HEAD"
+    if not write_under(repo, rel, f"{new}\n".encode(), 0o644):
+        raise GitError(f"cannot write {rel} in {repo}")
+
+
+def put_index(repo: Path, made: Path) -> None:
+    """Copy the borrowed repository's index over `repo`'s (never through a link)."""
+    if not write_under(repo, ".git/index", (made / "index").read_bytes(), 0o644):
+        raise GitError(f"cannot write the index of {repo}")
 
 
 def rev_parse(repo: Path, rev: str = "HEAD") -> str | None:
@@ -125,10 +264,10 @@ def commits_between(repo: Path, old: str, new: str) -> list[str]:
 
 def create_baseline(repo: Path, message: str) -> str:
     """Make `repo` a fresh repository with one deterministic commit of its whole tree."""
-    git(repo, "init", "-q", "-b", "main")
-    git(repo, "config", "core.logAllRefUpdates", "false")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "-m", message, env=BASELINE_IDENTITY)
+    own_git(repo, "init", "-q", "-b", "main")
+    own_git(repo, "config", "core.logAllRefUpdates", "false")
+    own_git(repo, "add", "-A")
+    own_git(repo, "commit", "-q", "--no-verify", "-m", message, env=BASELINE_IDENTITY)
     for name in ("description", "COMMIT_EDITMSG", "ORIG_HEAD"):
         (repo / ".git" / name).unlink(missing_ok=True)
     for sample in (repo / ".git" / "hooks").glob("*.sample"):
@@ -259,7 +398,7 @@ class RepoState:
     head: str  # HEAD as written (`ref: refs/heads/main` or an id)
     refs: Mapping[str, str]  # every ref, loose or packed, refs/replace included -> its id
     history_files: Mapping[str, str | None]  # HISTORY_FILES -> sha256 of the content, or None
-    commits: frozenset[str]  # every commit object in the store (alternates included)
+    commits: frozenset[str]  # every commit object in the store
     index: Mapping[str, str]  # path -> "mode id stage" of the index; {} if it is unreadable
 
 
@@ -282,6 +421,8 @@ def read_refs(git_dir: Path) -> dict[str, str]:
         if line and line[0] not in "#^":
             object_id, _, name = line.partition(" ")
             refs[name] = object_id
+    if os.path.islink(git_dir / "refs"):
+        return refs  # os.walk would follow it out of the repository
     for dirpath, _dirs, files in os.walk(git_dir / "refs"):
         for name in files:
             path = Path(dirpath) / name
@@ -294,25 +435,39 @@ def read_refs(git_dir: Path) -> dict[str, str]:
 def repo_state(repo: Path) -> RepoState | None:
     """The state of `repo`'s refs, history files, commits and index; None without a plain .git
     that git reads as a repository."""
-    if not plain_git_dir(repo) or not git(repo, "rev-parse", "--git-dir", check=False):
+    if not plain_git_dir(repo):
         return None
+    try:
+        with borrowed(repo, index=True) as made:
+            return _state(repo, made)
+    except TamperedRepositoryError:  # its history files say why; git reads nothing of it
+        return _state(repo, None)
+    except GitError:
+        return None
+
+
+def _state(repo: Path, made: Path | None) -> RepoState:
     git_dir = repo / ".git"
     history = {}
     for name in HISTORY_FILES:
         content = _read(git_dir / name)
         history[name] = None if content is None else hashlib.sha256(content).hexdigest()
-    listing = git(
-        repo,
-        "cat-file",
-        "--batch-all-objects",
-        "--batch-check=%(objecttype) %(objectname)",
-        check=False,
-    )
+    listing, records = b"", b""
+    if made is not None:
+        listing = git(
+            repo,
+            "cat-file",
+            "--batch-all-objects",
+            "--batch-check=%(objecttype) %(objectname)",
+            check=False,
+            borrowed_as=made,
+        )
+        records = git(repo, "ls-files", "-s", "-z", check=False, borrowed_as=made)
     commits = frozenset(
         line.split()[1] for line in listing.decode().splitlines() if line.startswith("commit ")
     )
     index = {}
-    for record in git(repo, "ls-files", "-s", "-z", check=False).split(b"\0"):
+    for record in records.split(b"\0"):
         if record:
             meta, path = record.split(b"\t", 1)
             index[os.fsdecode(path)] = meta.decode()

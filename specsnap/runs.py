@@ -32,7 +32,7 @@ from typing import Any
 
 from specsnap import __version__
 from specsnap.errors import InfrastructureError, UsageError
-from specsnap.gitrepo import create_baseline, git
+from specsnap.gitrepo import create_baseline, own_git
 from specsnap.grading import grade_repository
 from specsnap.identity import (
     RunAs,
@@ -203,8 +203,8 @@ def prepare_run(
     sandbox = out / "sandbox"
     commit = plant_baseline(loaded, sandbox)
     # Agents start with an empty HOME, so the repository carries a committer identity.
-    git(sandbox, "config", "user.name", "Developer")
-    git(sandbox, "config", "user.email", "developer@example.invalid")
+    own_git(sandbox, "config", "user.name", "Developer")
+    own_git(sandbox, "config", "user.email", "developer@example.invalid")
     (out / "sessions").mkdir(mode=0o700)
     account = "" if run_as.is_self else run_as.name
     run = replace(wanted, baseline_commit=commit, agent_account=account)

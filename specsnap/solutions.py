@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
+from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
 from specsnap.params import draw, render, template_values
 from specsnap.tiers import Tier
 
@@ -96,9 +96,9 @@ def build_repository(
     applied = False
     for patch in patches:
         text = rendered_patch(patch, values).encode()
-        git(dest, "apply", "--3way", "--whitespace=nowarn", "-", input=text)
+        own_git(dest, "apply", "--3way", "--whitespace=nowarn", "-", input=text)
         applied = True
     if applied:
-        git(dest, "add", "-A")
-        git(dest, "commit", "-q", "--no-verify", "-m", "Reference", env=BASELINE_IDENTITY)
+        own_git(dest, "add", "-A")
+        own_git(dest, "commit", "-q", "--no-verify", "-m", "Reference", env=BASELINE_IDENTITY)
     return dest

@@ -21,7 +21,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
-from specsnap.gitrepo import BASELINE_IDENTITY, git
+from specsnap.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.grading import Grade, grade_repository
 from specsnap.params import render, values_for
 from specsnap.perturbations import stage2_tier
@@ -152,20 +152,20 @@ def _build(
         chosen = material.refactor if name == REFACTOR else material.regression
         commit_as_teammate(repo, rendered_patch(chosen.patch, values), chosen.message)
     # Our own repository, so git may read its files (in an agent's, SpecSnap never refreshes).
-    git(repo, "update-index", "-q", "--refresh", check=False)
+    own_git(repo, "update-index", "-q", "--refresh", check=False)
     moves = material.refactor.moves if REFACTOR in commits else {}
     for patch in patches:
         text = follow_moves(rendered_patch(patch, values), moves)
-        git(repo, "apply", "--3way", "--whitespace=nowarn", "-", input=text.encode())
+        own_git(repo, "apply", "--3way", "--whitespace=nowarn", "-", input=text.encode())
     if patches:
-        git(repo, "add", "-A")
-        git(repo, "commit", "-q", "--no-verify", "-m", "Stage II check", env=BASELINE_IDENTITY)
+        own_git(repo, "add", "-A")
+        own_git(repo, "commit", "-q", "--no-verify", "-m", "Stage II check", env=BASELINE_IDENTITY)
     return repo
 
 
 def _renames(repo: Path) -> dict[str, str]:
-    root = git(repo, "rev-list", "--max-parents=0", "HEAD").decode().split()[0]
-    out = git(repo, "diff", "-M", "--name-status", "--diff-filter=R", root, "HEAD").decode()
+    root = own_git(repo, "rev-list", "--max-parents=0", "HEAD").decode().split()[0]
+    out = own_git(repo, "diff", "-M", "--name-status", "--diff-filter=R", root, "HEAD").decode()
     fields = [line.split("\t") for line in out.splitlines()]
     return {f[1]: f[2] for f in fields if len(f) == 3}
 

@@ -50,4 +50,5 @@ def tmp_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     path = Path(tempfile.mkdtemp(prefix="specsnap-test-", dir="/tmp"))
     path.chmod(0o711)
     yield path
-    shutil.rmtree(path, ignore_errors=True)
+    if not os.environ.get("SPECSNAP_KEEP_TMP"):
+        shutil.rmtree(path, ignore_errors=True)

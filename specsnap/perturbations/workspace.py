@@ -2,8 +2,9 @@
 
 The sandbox belongs to the agent under test, so every write here refuses a path that passes
 through a symlink or lands on anything but a regular file, and replaces files by renaming a new
-one into place (a hard link the agent made elsewhere never sees the write). Git runs with
-SpecSnap's safe settings (specsnap.gitrepo): no hooks, no fsmonitor, no filters.
+one into place (a hard link the agent made elsewhere never sees the write). Git never runs in
+the agent's repository (specsnap.gitrepo): it runs in a borrowed one with SpecSnap's config,
+and SpecSnap copies back the objects, the ref and the index it keeps.
 
 A teammate's commit is made with plumbing on a private index, on top of HEAD, and the agent's
 working tree follows it the way a rebase of uncommitted work would: files the agent did not
@@ -22,7 +23,18 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from specsnap.gitrepo import GitError, git, git_env, list_tree, read_objects, rev_parse
+from specsnap.gitrepo import (
+    GitError,
+    borrowed,
+    git,
+    git_env,
+    keep_objects,
+    list_tree,
+    put_index,
+    read_objects,
+    rev_parse,
+    set_ref,
+)
 
 #: Who the teammate is, and when their commits are dated: fixed, so that the same run makes the
 #: same commits (and so the same scorecard).
@@ -120,12 +132,14 @@ def _checked(repo: Path, rel: str) -> Path:
 def set_index(repo: Path, changes: list[tuple[str, str | None, str]]) -> str | None:
     """Point the agent's index at (path, blob or None to remove, mode); a note if it failed (a
     lock left by the killed agent, say): the working tree is right either way."""
+    zero = "0" * 40
+    info = "".join(
+        f"{mode if blob else 0} {blob or zero}\t{path}\0" for path, blob, mode in changes
+    )  # NUL-separated: a git path may hold a newline
     try:
-        for path, blob, mode in changes:
-            if blob is None:
-                git(repo, "update-index", "--force-remove", "--", path)
-            else:
-                git(repo, "update-index", "--add", "--cacheinfo", f"{mode},{blob},{path}")
+        with borrowed(repo, index=True) as made:
+            git(repo, "update-index", "-z", "--index-info", input=info.encode(), borrowed_as=made)
+            put_index(repo, made)
     except GitError as exc:
         return f"the index could not follow: {exc}"
     return None
@@ -144,20 +158,23 @@ def commit_as_teammate(repo: Path, patch: str, message: str) -> Commit:
         "GIT_COMMITTER_EMAIL": TEAMMATE_EMAIL,
         "GIT_COMMITTER_DATE": TEAMMATE_DATE,
     }
-    with tempfile.TemporaryDirectory(prefix="specsnap-teammate-") as tmp:
-        env["GIT_INDEX_FILE"] = str(Path(tmp) / "index")
-        git(repo, "read-tree", head, env=env)
+    with borrowed(repo) as made:
+        env["GIT_INDEX_FILE"] = str(made / "teammate-index")
+        git(repo, "read-tree", head, env=env, borrowed_as=made)
         try:
             git(repo, "apply", "--cached", "--3way", "--whitespace=nowarn", "-",
-                input=patch.encode(), env=env)  # fmt: skip
+                input=patch.encode(), env=env, borrowed_as=made)  # fmt: skip
         except GitError as exc:
             raise NotApplicable(f"the teammate's patch does not apply to HEAD: {exc}") from None
-        tree = git(repo, "write-tree", env=env).decode().strip()
-        commit = git(repo, "commit-tree", tree, "-p", head, "-m", message, env=env)
-    new = commit.decode().strip()
-    entries = _tree_changes(repo, head, new)
-    writes = _follow(repo, entries)
-    git(repo, "update-ref", "HEAD", new, head)
+        tree = git(repo, "write-tree", env=env, borrowed_as=made).decode().strip()
+        commit = git(
+            repo, "commit-tree", tree, "-p", head, "-m", message, env=env, borrowed_as=made
+        )
+        new = commit.decode().strip()
+        entries = _tree_changes(repo, head, new, made)
+        keep_objects(made, repo)
+        writes = _follow(repo, entries)
+        set_ref(repo, made, new)
     for rel, content, executable in writes:
         write_file(repo, rel, content, executable)
     index: list[tuple[str, str | None, str]] = []
@@ -177,10 +194,10 @@ def commit_as_teammate(repo: Path, patch: str, message: str) -> Commit:
 Entry = tuple[str | None, str | None, str | None, str | None, str]
 
 
-def _tree_changes(repo: Path, old: str, new: str) -> list[Entry]:
+def _tree_changes(repo: Path, old: str, new: str, made: Path) -> list[Entry]:
     """(old path, new path, old blob, new blob, new mode) of each file `new` changes; a
     rename has both paths."""
-    raw = git(repo, "diff-tree", "-r", "-M", "-z", old, new).split(b"\0")
+    raw = git(repo, "diff-tree", "-r", "-M", "-z", old, new, borrowed_as=made).split(b"\0")
     entries: list[Entry] = []
     i = 0
     while i < len(raw) and raw[i]:
@@ -239,7 +256,7 @@ def _merge(ours: bytes, base: bytes, theirs: bytes, path: str) -> bytes:
         proc = subprocess.run(
             ["git", "merge-file", "-p", *map(str, files)],
             capture_output=True,
-            env=git_env(),
+            env=git_env({"GIT_CEILING_DIRECTORIES": str(Path(tmp).parent)}),  # no repository
             cwd=tmp,
             check=False,
         )

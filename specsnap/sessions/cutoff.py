@@ -25,7 +25,7 @@ The file that fires is the first one an event named whose content changed; where
 the session's end finds several changed at once, the one written first (modification time,
 then path). Once the agent is frozen, the cut is taken (`Cut`): the firing file keeps what it
 holds at the freeze; every other watched path that differs from the snapshot was written before
-the freeze, so it is *cut away*: put back as it was at arm (sessions.restore) once the agent's
+the freeze, so it is *cut away*: put back as it was at arm (specsnap.safefiles) once the agent's
 processes are gone. Only what changes after the freeze is a breach.
 
 The watcher thread blocks in poll() on the inotify descriptor, so an event wakes it at once; the
@@ -46,8 +46,8 @@ from inotify_simple import INotify
 from inotify_simple import flags as F
 
 from specsnap.globs import matches
+from specsnap.safefiles import Armed, put_back, read_armed
 from specsnap.sessions.content import CONTENT_CAP, hard_links, read_content, tree_files
-from specsnap.sessions.restore import Armed, put_back, read_armed
 
 TREE_MASK = (
     F.CLOSE_WRITE

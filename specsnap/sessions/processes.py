@@ -27,6 +27,7 @@ from specsnap.errors import InfrastructureError
 from specsnap.identity import RunAs
 
 SWEEP_ATTEMPTS = 50
+STOP_WAIT_S = 5.0  # how long a freeze waits for a thread to leave a system call
 
 
 #: The environment variable that carries a session's token (a neutral name: nothing in the
@@ -186,15 +187,51 @@ def end_account(account: RunAs) -> int:
 
 def freeze(marks: SessionMarks) -> int:
     """SIGSTOP the whole session: the group at once, then the account (or, without one, every
-    process that left the group). Returns time.monotonic_ns() right after the group stopped."""
+    process that left the group), and wait until every thread of it has stopped.
+
+    A signal stops a thread only on its way back to user space: one inside a system call (a
+    large write(), say) finishes that call first, after kill() has returned. The freeze is done
+    when /proc shows every thread stopped, so nothing the agent does can change the sandbox
+    after it. Returns time.monotonic_ns() at that moment.
+    """
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(marks.pgid, signal.SIGSTOP)
-    frozen = time.monotonic_ns()
     if marks.account is not None:
         stop_account(marks.account)
+        uid = marks.account.uid
+        await_stopped(lambda: account_pids(uid))
     else:
         _signal(session_pids(marks), signal.SIGSTOP)
-    return frozen
+        await_stopped(lambda: session_pids(marks))
+    return time.monotonic_ns()
+
+
+def await_stopped(pids: Callable[[], set[int]], limit_s: float = STOP_WAIT_S) -> bool:
+    """Wait until every thread of every process `pids()` names is stopped or gone; False if
+    one still ran after `limit_s` (a thread stuck in an uninterruptible call)."""
+    deadline = time.monotonic() + limit_s
+    while True:
+        if all(_all_threads_stopped(pid) for pid in pids()):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.0002)
+
+
+def _all_threads_stopped(pid: int) -> bool:
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return True  # gone
+    for tid in tids:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        if data[data.rindex(b")") + 2 :][:1] not in (b"T", b"t", b"Z", b"X"):
+            return False
+    return True
 
 
 def terminate(marks: SessionMarks, grace_s: float = 2.0) -> Ended:

@@ -36,7 +36,7 @@ from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type
 from specsnap import __version__
 from specsnap.aggregate import stage_of
 from specsnap.errors import InputError, UsageError
-from specsnap.gitrepo import GitError, git, rev_parse
+from specsnap.gitrepo import GitError, own_git, rev_parse
 from specsnap.ledger.entry import Attestation, Candidate, Verification
 from specsnap.receipt import tier_digest
 from specsnap.runs import Run, plant_baseline
@@ -267,9 +267,9 @@ def _sandbox_from(bundle: Path, sandbox: Path) -> None:
     the commit the bundle's HEAD names); nothing else of the submitter's repository."""
     sandbox.mkdir(mode=0o700)
     try:
-        git(sandbox, "init", "-q", "-b", "main")
-        heads = git(sandbox, "bundle", "list-heads", str(bundle)).decode().splitlines()
-        git(sandbox, "bundle", "unbundle", str(bundle))
+        own_git(sandbox, "init", "-q", "-b", "main")
+        heads = own_git(sandbox, "bundle", "list-heads", str(bundle)).decode().splitlines()
+        own_git(sandbox, "bundle", "unbundle", str(bundle))
     except GitError as exc:
         raise UsageError(f"{SANDBOX} is not a git bundle SpecSnap can read: {exc}") from None
     for line in heads:
@@ -277,15 +277,15 @@ def _sandbox_from(bundle: Path, sandbox: Path) -> None:
         if not _COMMIT.fullmatch(commit):
             continue
         if ref == "HEAD":
-            git(sandbox, "update-ref", "--no-deref", "HEAD", commit)
+            own_git(sandbox, "update-ref", "--no-deref", "HEAD", commit)
         elif _REF.fullmatch(ref) and ".." not in ref:
-            git(sandbox, "update-ref", ref, commit, check=False)
+            own_git(sandbox, "update-ref", ref, commit, check=False)
 
 
 def _size_problems(sandbox: Path) -> list[str]:
     """A bundle is capped, but not what its objects inflate to: the graded tree is bounded
     before it is written out for grading."""
-    listing = git(sandbox, "ls-tree", "-r", "-l", "-z", "HEAD", check=False)
+    listing = own_git(sandbox, "ls-tree", "-r", "-l", "-z", "HEAD", check=False)
     total = 0
     for record in listing.split(b"\0"):
         size = record.split(b"\t", 1)[0].split()[-1:] if record else []
@@ -305,7 +305,7 @@ def _baseline_problems(tier: Tier, run: Run, run_dir: Path, work: Path) -> list[
     if head is None:
         return ["the bundle's history has no HEAD"]
     # `git merge-base A B` is A exactly when A is an ancestor of B (or B itself).
-    base = git(sandbox, "merge-base", made, head, check=False).decode().strip()
+    base = own_git(sandbox, "merge-base", made, head, check=False).decode().strip()
     if base != made:
         return [f"HEAD {head[:12]} does not descend from the baseline {made[:12]}"]
     return []

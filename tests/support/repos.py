@@ -5,15 +5,17 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, git
+from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
 from specsnap.params import values_for
 from specsnap.solutions import rendered_patch
 from specsnap.tiers import Tier
 
 
 def commit_all(repo: Path, message: str = "work") -> None:
-    git(repo, "add", "-A")
-    git(repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=BASELINE_IDENTITY)
+    own_git(repo, "add", "-A")
+    own_git(
+        repo, "commit", "-q", "--no-verify", "--allow-empty", "-m", message, env=BASELINE_IDENTITY
+    )
 
 
 def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None, seed: int = 0) -> Path:
@@ -23,7 +25,7 @@ def starter_repo(tier: Tier, dest: Path, patches: list[str] | None = None, seed:
     values = values_for(tier, seed)
     for req_id in patches or []:
         text = rendered_patch(tier.solution / f"{req_id}.patch", values)
-        git(dest, "apply", "--3way", "-", input=text.encode())
+        own_git(dest, "apply", "--3way", "-", input=text.encode())
     if patches:
         commit_all(dest, "reference")
     return dest

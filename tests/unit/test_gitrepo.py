@@ -16,6 +16,7 @@ from specsnap.gitrepo import (
     create_baseline,
     export_commit,
     git,
+    own_git,
     repo_state,
     rev_parse,
 )
@@ -36,7 +37,7 @@ def blob_of(repo: Path, path: str) -> str:
 
 
 def write_blob(repo: Path, content: bytes) -> str:
-    return git(repo, "hash-object", "-w", "--stdin", input=content).decode().strip()
+    return own_git(repo, "hash-object", "-w", "--stdin", input=content).decode().strip()
 
 
 def test_export_writes_the_commit_byte_for_byte(repo: Path, tmp_path: Path) -> None:
@@ -62,9 +63,9 @@ def test_replace_refs_and_grafts_are_ignored(repo: Path, tmp_path: Path) -> None
     head = rev_parse(repo)
     assert head is not None
     forged = write_blob(repo, b"x = 'replaced'\n")
-    git(repo, "replace", blob_of(repo, "pkg/mod.py"), forged)
+    own_git(repo, "replace", blob_of(repo, "pkg/mod.py"), forged)
     (repo / "pkg" / "mod.py").write_text("x = 2\n")
-    git(repo, "commit", "-qam", "two", env=BASELINE_IDENTITY)
+    own_git(repo, "commit", "-qam", "two", env=BASELINE_IDENTITY)
     (repo / ".git" / "info").mkdir(exist_ok=True)
     (repo / ".git" / "info" / "grafts").write_text(f"{rev_parse(repo)}\n")  # "no parents"
     out = tmp_path / "out"
@@ -98,12 +99,14 @@ def test_no_git_dir_means_no_repository_even_inside_another(repo: Path) -> None:
 def test_repo_state_sees_refs_history_files_commits_and_index(repo: Path) -> None:
     before = repo_state(repo)
     assert before is not None
-    tree = git(repo, "write-tree").decode().strip()
-    side = git(repo, "commit-tree", tree, "-m", "side", env=BASELINE_IDENTITY).decode().strip()
-    git(repo, "update-ref", "refs/heads/side", side)
-    git(repo, "pack-refs", "--all")
+    tree = own_git(repo, "write-tree").decode().strip()
+    side = own_git(repo, "commit-tree", tree, "-m", "side", env=BASELINE_IDENTITY).decode().strip()
+    own_git(repo, "update-ref", "refs/heads/side", side)
+    own_git(repo, "pack-refs", "--all")
     (repo / ".git" / "shallow").write_text(side + "\n")
-    git(repo, "update-index", "--add", "--cacheinfo", f"100644,{write_blob(repo, b'y')},pkg/y.py")
+    own_git(
+        repo, "update-index", "--add", "--cacheinfo", f"100644,{write_blob(repo, b'y')},pkg/y.py"
+    )
     after = repo_state(repo)
     assert after is not None
     assert after.commits - before.commits == {side}

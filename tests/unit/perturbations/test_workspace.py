@@ -4,17 +4,20 @@ a working tree the agent left dirty, and paths it turned into traps."""
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import git, rev_parse
+from specsnap.gitrepo import BASELINE_IDENTITY, git, own_git, rev_parse
 from specsnap.params import values_for
 from specsnap.perturbations.workspace import (
     TEAMMATE_EMAIL,
     NotApplicable,
+    blob_content,
     blob_id,
     commit_as_teammate,
+    head_blobs,
     restore_from_head,
 )
 from specsnap.solutions import rendered_patch
@@ -29,7 +32,7 @@ def material(tier: Tier, name: str) -> str:
 
 
 def status(repo: Path) -> str:
-    return git(repo, "status", "--porcelain", "--untracked-files=all").decode()
+    return own_git(repo, "status", "--porcelain", "--untracked-files=all").decode()
 
 
 def test_a_teammate_commit_lands_on_head_and_keeps_the_agents_uncommitted_work(
@@ -98,7 +101,7 @@ def test_reverting_uncommitted_work_restores_head_and_keeps_what_it_added(
     original = convert.read_bytes()
     convert.write_text(convert.read_text().replace('"kg": 1000.0}', '"kg": 1000.0, "t": 1e6}'))
     (repo / "units" / "extra.py").write_text("EXTRA = 1\n")
-    git(repo, "add", "units/extra.py")  # staged work is lost too
+    own_git(repo, "add", "units/extra.py")  # staged work is lost too
     lost = restore_from_head(repo, ["units/convert.py", "units/extra.py", "report/lines.py"])
     assert convert.read_bytes() == original and not (repo / "units" / "extra.py").exists()
     assert status(repo) == ""
@@ -107,3 +110,51 @@ def test_reverting_uncommitted_work_restores_head_and_keeps_what_it_added(
     assert by_path["units/convert.py"].change.after == blob_id(original)
     assert by_path["units/convert.py"].added == ('FACTORS = {"g": 1.0, "kg": 1000.0, "t": 1e6}',)
     assert by_path["units/extra.py"].change.after is None
+
+
+@pytest.mark.parametrize("where", ["info/attributes", "gitattributes", "attributesFile"])
+def test_the_agents_merge_driver_never_runs_and_cannot_keep_its_side(
+    tier90: Tier, tmp_path: Path, where: str
+) -> None:
+    """Trust v3, class 1: the agent committed a change to the file a teammate's commit touches
+    (so the commit needs a three-way merge) and configured a merge driver that logs who ran it
+    and keeps the agent's side. SpecSnap merges with git's own machinery, in a repository whose
+    config is SpecSnap's: the driver never runs, and the teammate's change lands."""
+    repo = starter_repo(tier90, tmp_path / "repo")
+    convert = repo / "units" / "convert.py"
+    convert.write_text(convert.read_text().replace('"kg": 1000.0}', '"kg": 1000.0, "t": 1e6}'))
+    log = tmp_path / "driver.log"
+    driver = tmp_path / "driver"
+    driver.write_text(f"#!/bin/sh\necho $(id -u) >> {log}\nexit 0\n")  # exit 0: %A (ours) kept
+    driver.chmod(0o755)
+    with (repo / ".git" / "config").open("a") as config:
+        config.write(f'[merge "keep"]\n\tdriver = {driver} %O %A %B\n')
+    attributes = {
+        "info/attributes": repo / ".git" / "info" / "attributes",
+        "gitattributes": repo / ".gitattributes",
+        "attributesFile": tmp_path / "attributes",
+    }[where]
+    attributes.parent.mkdir(exist_ok=True)
+    attributes.write_text("*.py merge=keep\n")
+    if where == "attributesFile":
+        own_git(repo, "config", "core.attributesFile", str(attributes))
+    own_git(repo, "add", "-A")
+    own_git(repo, "commit", "-qm", "agent: tonnes", env=BASELINE_IDENTITY)
+    # Plain git as root honours it: the driver runs and the agent's side wins.
+    plain = tmp_path / "plain"
+    own_git(repo, "worktree", "add", "-q", "--detach", str(plain))
+    subprocess.run(
+        ["git", "apply", "--3way", "-"],
+        cwd=plain,
+        input=material(tier90, "regression").encode(),
+        capture_output=True,
+        check=False,
+    )
+    assert log.read_text().split() == [str(os.getuid())]
+    own_git(repo, "worktree", "remove", "--force", str(plain))
+    log.unlink()
+
+    commit = commit_as_teammate(repo, material(tier90, "regression"), "units: whole units")
+    assert not log.exists()  # SpecSnap never ran it
+    landed = blob_content(repo, head_blobs(repo, commit.id)["units/convert.py"][1]).decode()
+    assert '"t": 1e6' in landed and "round(value) * factor" in landed  # both sides merged

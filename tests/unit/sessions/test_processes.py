@@ -80,7 +80,25 @@ def wait_for(predicate, timeout: float = 10.0) -> bool:  # type: ignore[no-untyp
     return False
 
 
+# Two threads, each rewriting its own file with large write() calls: a signal stops a thread
+# only once its current system call is done.
+BIG_WRITER = r"""
+import os, sys, threading
+def write(path):
+    chunk = b"x" * (8 << 20)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    for n in range(1 << 30):
+        if n % 8 == 0:
+            os.ftruncate(fd, 0)
+        os.write(fd, chunk)
+threads = [threading.Thread(target=write, args=(p,)) for p in sys.argv[1:]]
+for t in threads:
+    t.start()
+"""
+
+
 def daemon_log(tmp_path: Path, account: RunAs | None) -> Path:
+    tmp_path.mkdir(exist_ok=True)
     log = tmp_path / "daemon.log"
     log.touch()
     if account is not None:
@@ -135,6 +153,32 @@ def test_an_agent_that_signals_everything_it_can_is_still_ended(
     assert account_pids(account.uid) == set()
     for agent in agents:
         agent.wait(timeout=5)
+
+
+@pytest.mark.parametrize("by_account", [True, False], ids=["account", "process-group"])
+def test_nothing_is_written_once_freeze_returns(
+    tmp_path: Path, request: pytest.FixtureRequest, by_account: bool
+) -> None:
+    if by_account and os.geteuid() != 0:
+        pytest.skip("containment by account needs root")
+    account: RunAs | None = request.getfixturevalue("account") if by_account else None
+    outs = [daemon_log(tmp_path / name, account) for name in ("a", "b")]
+    python = python_for(account) if account is not None else sys.executable
+    for trial in range(5):
+        token = f"w{trial}"
+        agent = start_as(
+            account, [python, "-c", BIG_WRITER, *map(str, outs)], {"SESSION_ID": token}
+        )
+        try:
+            assert wait_for(lambda: all(out.stat().st_size > 0 for out in outs))
+            time.sleep(0.01 * trial)
+            freeze(SessionMarks(pgid=agent.pid, token=token, account=account))
+            sizes = [out.stat().st_size for out in outs]
+            time.sleep(0.1)
+            assert [out.stat().st_size for out in outs] == sizes, f"trial {trial}"
+        finally:
+            agent.kill()
+            agent.wait()
 
 
 def test_without_an_account_the_marks_find_a_setsid_child_by_its_token(tmp_path: Path) -> None:

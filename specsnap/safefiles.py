@@ -1,10 +1,11 @@
-"""Putting a watched path of the sandbox back as it was when the cutoff armed (docs/protocol.md,
-Cutoff: what a cutoff cuts away).
+"""Writing into a directory tree the agent owns, as root, once every process of the agent is
+gone: putting a cut-away path back as it was when the cutoff armed (docs/protocol.md, Cutoff:
+what a cutoff cuts away), and copying into the agent's repository what git made in SpecSnap's
+own (specsnap.gitrepo).
 
-It runs once every process of the agent is gone, as root in a directory tree the agent owned:
-every step goes through directory descriptors opened with O_NOFOLLOW, so a symlink the agent
-planted (a directory replaced by a link to `/etc`, say) is never followed out of the sandbox.
-A path that cannot be put back that way is left as it is, and the caller says so.
+Every step goes through directory descriptors opened with O_NOFOLLOW, so a symlink the agent
+planted (a directory replaced by a link to `/etc`, say) is never followed out of the tree. A
+path that cannot be written that way is left as it is, and the caller says so.
 """
 
 from __future__ import annotations
@@ -88,6 +89,15 @@ def put_back(root: Path, rel: str, armed: Armed | None, armed_dirs: frozenset[st
         for fd in fds:
             os.close(fd)
     return True
+
+
+def write_under(root: Path, rel: str, data: bytes, mode: int) -> bool:
+    """Make the regular file `rel` under `root` hold `data` (a new file renamed over nothing:
+    any old file or link at `rel` is removed first, never written through). False if it could
+    not."""
+    parts = rel.split("/")
+    keep = frozenset("/".join(parts[:depth]) for depth in range(1, len(parts)))
+    return put_back(root, rel, Armed(False, data, mode), keep)
 
 
 def _replace(dir_fd: int, name: str, armed: Armed | None) -> None:

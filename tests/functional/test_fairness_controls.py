@@ -1,0 +1,79 @@
+"""SpecSnap's own control agents are honest: on every tier, over twenty seeds, none of their
+sessions records a protocol breach, and a repeated run gives the same scorecard.
+
+Cost (2 cores, measured): the breach part plays the sessions of 4 tiers x 5 controls x 20
+seeds in-process, without grading and with the meter off (neither changes what a control
+does or what the reconciliation sees): about 0.5 s a run on tiers 2-3, 0.85 s on tier 4,
+1.5 s on tier 1 (its baseline check grades the baseline commit), about 4 minutes of CPU in
+all, spread over the workers as 20 items. The repeat part grades two whole runs per tier and
+control (seed 13, where the amnesiac used to breach on tier 4): about 1.5 minutes of CPU.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
+from specsnap.tiers import load_tier
+from tests.conftest import ROOT
+from tests.functional.cli import card, without_timings
+
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(os.geteuid() != 0, reason="containment by account needs root"),
+]
+
+TIERS = ("tier-1", "tier-2", "tier-3", "tier-4")
+CONTROLS = ("notetaker", "tracker", "amnesiac", "recall", "noop")
+SEEDS = range(20)
+REPEATED_SEED = 13
+
+
+def _sessions(
+    out: Path, tier: str, control: str, seed: int, options: dict[str, str]
+) -> list[dict[str, Any]]:
+    """Prepare the run and play every session; the session records."""
+    prepare_run(str(ROOT / "tiers" / tier), seed, control, out, agent_options=options)
+    count = load_tier(str(ROOT / "tiers" / tier)).sessions
+    return [run_session(out, index) for index in range(1, count + 1)]
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_a_control_never_breaches_over_twenty_seeds(
+    tmp_path: Path, tier: str, control: str
+) -> None:
+    tmp_path.chmod(0o711)
+    found = []
+    for seed in SEEDS:
+        out = tmp_path / str(seed)
+        try:
+            records = _sessions(out, tier, control, seed, {"meter": "off"})
+        finally:
+            release_agent_account(out.resolve())
+        found += [(seed, b["session"], b["what"]) for r in records for b in r["breaches"]]
+        cut_off = [r["index"] for r in records if r["exit"]["status"] == "cutoff"]
+        if control in ("notetaker", "tracker", "amnesiac"):  # they edit in session 1
+            assert cut_off, f"seed {seed}: no session was cut off, nothing was tested"
+    assert found == []
+
+
+@pytest.mark.parametrize("control", CONTROLS)
+@pytest.mark.parametrize("tier", TIERS)
+def test_a_repeated_control_run_gives_the_same_scorecard(
+    tmp_path: Path, tier: str, control: str
+) -> None:
+    tmp_path.chmod(0o711)
+    cards = []
+    for name in ("first", "again"):
+        _sessions(tmp_path / name, tier, control, REPEATED_SEED, {})
+        grade_run(tmp_path / name)
+        graded = card(tmp_path / name)
+        assert graded["gate"]["protocol_breaches"] == []
+        cards.append(without_timings(graded))
+    first, again = cards
+    assert first == again

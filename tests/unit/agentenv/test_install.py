@@ -10,7 +10,8 @@ import pytest
 
 from specsnap.agentenv.install import agent_path, install_agent
 from specsnap.errors import UsageError
-from specsnap.identity import RunAs, account_named, agent_pool
+from specsnap.identity import RunAs
+from specsnap.runs import lease_agent_account, release_agent_account
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -27,8 +28,17 @@ def test_the_agent_is_never_installed_as_root(tmp_path: Path) -> None:
 def test_the_install_runs_as_the_agent_account_without_secrets_and_is_sealed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    account = account_named(next(iter(agent_pool())))
-    assert account is not None, "scripts/setup-accounts.sh creates the agent pool"
+    # Leased like a run's: the install ends every process of its account, and an account no
+    # lease holds may be serving a real evaluation on this machine.
+    account = lease_agent_account(tmp_path)
+    assert not account.is_self, "scripts/setup-accounts.sh creates the agent pool"
+    try:
+        _install_and_check(tmp_path, monkeypatch, account)
+    finally:
+        release_agent_account(tmp_path)
+
+
+def _install_and_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, account: RunAs) -> None:
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-must-not-reach-the-install")
     source = tmp_path / "repo"
     source.mkdir()

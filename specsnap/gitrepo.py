@@ -252,13 +252,19 @@ def rev_parse(repo: Path, rev: str = "HEAD") -> str | None:
     """The commit id `rev` names, or None when the repository has no such commit."""
     if not plain_git_dir(repo):
         return None
-    out = git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
+    try:
+        out = git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}", check=False)
+    except GitError:  # no object store, or one borrowed from elsewhere: nothing to read
+        return None
     return out.decode().strip() or None
 
 
 def commits_between(repo: Path, old: str, new: str) -> list[str]:
     """Commit ids reachable from `new` but not from `old`, oldest first."""
-    out = git(repo, "rev-list", "--reverse", f"{old}..{new}", check=False)
+    try:
+        out = git(repo, "rev-list", "--reverse", f"{old}..{new}", check=False)
+    except GitError:
+        return []
     return out.decode().split()
 
 

@@ -8,6 +8,7 @@ no network) and reaches the judge as plain data over pipes the judge holds (grad
 
 from __future__ import annotations
 
+import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -203,6 +204,8 @@ def history_rewrites(repo: Path) -> list[dict[str, Any]]:
         found.append("the repository holds packed replace refs")
     if (git_dir / "info" / "grafts").exists():
         found.append("the repository holds grafts (.git/info/grafts)")
+    if os.path.lexists(git_dir / "objects" / "info" / "alternates"):
+        found.append("the repository borrows objects from elsewhere (objects/info/alternates)")
     return [{"session": None, "what": what} for what in found]
 
 

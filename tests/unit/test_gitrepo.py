@@ -20,6 +20,7 @@ from specsnap.gitrepo import (
     repo_state,
     rev_parse,
 )
+from specsnap.grading import history_rewrites
 
 
 @pytest.fixture
@@ -113,3 +114,26 @@ def test_repo_state_sees_refs_history_files_commits_and_index(repo: Path) -> Non
     assert after.refs["refs/heads/side"] == side  # read from packed-refs
     assert after.history_files["shallow"] is not None and before.history_files["shallow"] is None
     assert "pkg/y.py" in after.index and "pkg/y.py" not in before.index
+
+
+def test_a_repository_that_borrows_objects_is_read_as_no_repository(
+    repo: Path, tmp_path: Path
+) -> None:
+    """Git follows `objects/info/alternates` to any object store on the machine, so SpecSnap's
+    git never reads such a repository; the reconciliation still sees the file."""
+    before = repo_state(repo)
+    assert before is not None and before.history_files["objects/info/alternates"] is None
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x.py").write_text("y = 2\n")
+    create_baseline(elsewhere, "Elsewhere")
+    alternates = repo / ".git" / "objects" / "info" / "alternates"
+    alternates.parent.mkdir(exist_ok=True)
+    alternates.write_text(f"{elsewhere / '.git' / 'objects'}\n")
+    assert rev_parse(repo) is None
+    with pytest.raises(GitError):
+        export_commit(repo, "HEAD", tmp_path)
+    what = [b["what"] for b in history_rewrites(repo)]  # grading names it a breach
+    assert what == ["the repository borrows objects from elsewhere (objects/info/alternates)"]
+    after = repo_state(repo)
+    assert after is not None and after.history_files["objects/info/alternates"] is not None

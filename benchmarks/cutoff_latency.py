@@ -5,9 +5,10 @@ every 10 ms and, after each write() and each close(), stores the monotonic time 
 number in a shared memory page. The production `CutoffWatcher` (inotify) fires on the first
 write and calls the production `freeze()`: SIGSTOP of the process group, then, run as root with
 an agent account (scripts/setup-accounts.sh), the account-wide sweep, with the writer running
-as that account as in a real session. Latency = group frozen − write complete; slip-through =
-writes that completed after the triggering one. Prints median, p99 and max, and the time the
-account-wide sweep took on top.
+as that account as in a real session. Latency = the group's SIGSTOP sent − write complete;
+slip-through = writes that completed after the triggering one. Prints median, p99 and max, and
+the time from that SIGSTOP until `freeze()` returned: the account-wide stop and the wait until
+/proc shows every thread of the account stopped (only then is the sandbox read for the cut).
 
 Usage: python benchmarks/cutoff_latency.py [--trials 220] [--interval-ms 10]
 """
@@ -26,7 +27,8 @@ import threading
 import time
 from pathlib import Path
 
-from specsnap.identity import RunAs, account_named, agent_pool, python_for
+from specsnap.identity import RunAs, python_for
+from specsnap.runs import lease_agent_account, release_agent_account
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
 
@@ -63,9 +65,11 @@ def trial(
     marks: list[SessionMarks] = []
 
     def on_fire(firing: Firing) -> int:
-        frozen = freeze(marks[0])
-        swept_at.append(time.monotonic_ns())
-        frozen_at.append(frozen)
+        while not marks:  # the writer may write before Popen returns here
+            time.sleep(0)
+        frozen_at.append(time.monotonic_ns())  # the group's SIGSTOP goes out now
+        frozen = freeze(marks[0])  # returns once /proc shows every thread stopped
+        swept_at.append(frozen)
         fired.set()
         return frozen
 
@@ -105,22 +109,28 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=220)
     parser.add_argument("--interval-ms", type=float, default=10.0)
     args = parser.parse_args()
-    accounts = [a for a in map(account_named, agent_pool()) if a is not None]
-    account = accounts[0] if os.geteuid() == 0 and accounts else None
     latencies, slips, sweeps, missing, realtime = [], [], [], 0, False
     with tempfile.TemporaryDirectory() as tmp:
         os.chmod(tmp, 0o711)  # the writer may run as the agent account
-        for i in range(args.trials):
-            root = Path(tmp) / str(i)
-            root.mkdir()
-            result = trial(root, args.interval_ms / 1000, account)
-            if result is None:
-                missing += 1
-                continue
-            latencies.append(result[0])
-            slips.append(result[1])
-            sweeps.append(result[2])
-            realtime = result[3]
+        # Leased like a run's: every trial ends all processes of the account, and an account
+        # no lease holds may be serving a real evaluation (or a test) on this machine.
+        leased = lease_agent_account(Path(tmp)) if os.geteuid() == 0 else None
+        account = leased if leased is not None and not leased.is_self else None
+        try:
+            for i in range(args.trials):
+                root = Path(tmp) / str(i)
+                root.mkdir()
+                result = trial(root, args.interval_ms / 1000, account)
+                if result is None:
+                    missing += 1
+                    continue
+                latencies.append(result[0])
+                slips.append(result[1])
+                sweeps.append(result[2])
+                realtime = result[3]
+        finally:
+            if leased is not None:
+                release_agent_account(Path(tmp))
     latencies.sort()
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
     mode = f"account {account.name}" if account else "process group only (not root, or no account)"
@@ -138,8 +148,8 @@ def main() -> None:
     )
     if account is not None:
         print(
-            f"  account-wide sweep after the group stop: median "
-            f"{statistics.median(sweeps):.3f} ms, max {max(sweeps):.3f} ms"
+            "  account-wide stop + every thread confirmed stopped, after the group's SIGSTOP: "
+            f"median {statistics.median(sweeps):.3f} ms, max {max(sweeps):.3f} ms"
         )
     if missing:
         print(f"  {missing} trial(s) gave no sample")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.functional.cli import card, specsnap, without_timings
-from tests.support.escapes import FIRST, TIERS, agent_python, play
+from tests.support.escapes import FIRST, TIERS, agent_python, play, reference_tree
 
 pytestmark = [
     pytest.mark.slow,
@@ -75,6 +75,82 @@ def test_a_multi_file_edit_in_one_call_gives_twenty_identical_scorecards_under_l
             cards.append(json.dumps(without_timings(_scored(outcome.card)), sort_keys=True))
     assert len(set(cards)) == 1, "the same behaviour gave different scorecards"
     assert max(cut_away) >= 1  # the burst was written before the freeze, and was cut away
+
+
+#: What real agents do around their edits, in one session 1: a background test watcher that
+#: re-reads and compiles the sources in a loop (ended by the cutoff, never asked to stop), notes
+#: in odd places (no suffix, a dot directory, a package directory, the home, a .txt in docs/),
+#: scratch files made and deleted again, and the sprint's files written by two processes at
+#: once (parallel tool calls). Session 2 redoes the whole sprint and commits: whichever file
+#: the cutoff kept, the graded commit is the same.
+HABITS = r'''
+import multiprocessing
+
+NOTES = ["NOTES", ".agent/plan.md", "catalog/TODO.txt", "docs/agent-notes.txt"]
+WATCHER = """
+import pathlib, time
+root = pathlib.Path(".")
+while True:
+    for path in sorted(root.rglob("*.py")):
+        try:
+            compile(path.read_bytes(), str(path), "exec")
+        except (OSError, SyntaxError, ValueError):
+            pass
+    pathlib.Path(".watch").mkdir(exist_ok=True)
+    pathlib.Path(".watch/status").write_text(str(time.monotonic()))
+    time.sleep(0.02)
+"""
+
+
+def write_some(paths):
+    for rel in paths:
+        Path(rel).parent.mkdir(parents=True, exist_ok=True)
+        Path(rel).write_bytes(final(rel))
+
+
+def sprint():
+    subprocess.Popen([PY, "-c", WATCHER], stdin=subprocess.DEVNULL,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for rel in NOTES:
+        Path(rel).parent.mkdir(parents=True, exist_ok=True)
+        Path(rel).write_text("remember: " + " ".join(ORDER) + "\n")
+    Path(os.environ["HOME"], "notes.md").write_text("where I am\n")
+    Path("scratch.txt").write_text("try this\n")
+    Path(".scratch").mkdir()
+    Path(".scratch/out.log").write_text("output\n")
+    time.sleep(0.1)
+    Path("scratch.txt").unlink()
+    Path(".scratch/out.log").unlink()
+    Path(".scratch").rmdir()
+    halves = [ORDER[0::2], ORDER[1::2]]
+    writers = [multiprocessing.Process(target=write_some, args=(half,)) for half in halves]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join()
+    time.sleep(30)  # the cutoff ends it
+
+
+def continuation():
+    write_all(pause=0)
+    git("add", "-A")
+    git("commit", "-qm", "sprint, again")
+'''
+
+
+def test_real_agent_habits_are_never_voided_and_always_score_the_same(tmp_path: Path) -> None:
+    cards, sprint_files = [], reference_tree()[1]
+    with every_core_busy():  # a slow machine too
+        for repeat in range(5):
+            outcome = play(tmp_path, HABITS, name=f"run{repeat}")
+            assert outcome.breaches() == [], (repeat, outcome.card["gate"]["protocol_breaches"])
+            assert outcome.card["gate"]["holds"], (repeat, outcome.card["gate"])
+            assert outcome.card["scores"]["net_retention"] == 1.0, (repeat, outcome.passed)
+            cut = outcome.cutoff(1)
+            assert cut["reason"] == "source-edit" and cut["kept"] in sprint_files, cut
+            assert outcome.alive() == set()  # the watcher ended with the session
+            cards.append(json.dumps(without_timings(_scored(outcome.card)), sort_keys=True))
+    assert len(set(cards)) == 1, "the same behaviour gave different scorecards"
 
 
 def _scored(document: dict[str, Any]) -> dict[str, Any]:

@@ -196,7 +196,7 @@ def outcome(card: dict) -> dict:  # type: ignore[type-arg]
             "requirements": {r["id"]: r["passed"] for r in card["requirements"]},
             "breaches": card["gate"]["protocol_breaches"],
             "perturbations": [
-                {k: p[k] for k in ("kind", "applied", "detected", "repaired") if k in p}
+                {k: p[k] for k in ("kind", "applied")}  # detected/repaired: its own git's doing
                 for p in card["stage2"]["perturbations"]
             ],
         }

@@ -7,6 +7,11 @@ directory (namespace packages included), following symlinks that stay inside the
 literal name is an import site; the same calls with a computed name cannot be checked against
 wiring.yaml and are reported as such. Files that do not parse cannot be imported and are skipped.
 
+Reflection (grading.reflection): the module table in any form but a literal lookup, object and
+frame walking, importlib's machinery and computed attributes of a first-party module cannot be
+checked; an attribute chain on an imported first-party module is the import of the module it
+names.
+
 Dynamic: the subjects' audit hooks report each module load with the graded file and line that
 caused it (grading/boot/bridge_subject.py); they are mapped to module names here.
 """
@@ -20,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from specsnap.grading.reflection import absolute, is_sys_modules, reflective_sites
 from specsnap.wiring import Violation, Wiring, rule_broken
 
 #: Files that change what Python runs without being a readable source: a breach wherever they are.
@@ -136,7 +142,7 @@ def import_sites(
             for alias in node.names:
                 yield alias.name, node.lineno
         elif isinstance(node, ast.ImportFrom):
-            base = _absolute(node.module or "", node.level, package)
+            base = absolute(node.module or "", node.level, package)
             if base is None:
                 continue
             for alias in node.names:
@@ -144,31 +150,22 @@ def import_sites(
                 yield (child if child in modules.files else base), node.lineno
         elif isinstance(node, ast.Call) and _call_name(node.func) in DYNAMIC_CALLS:
             yield _literal_import(node, package), node.lineno
-        elif isinstance(node, ast.Subscript) and _is_sys_modules(node.value):
+        elif isinstance(node, ast.Subscript) and is_sys_modules(node.value):
             yield _literal(node.slice), node.lineno
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("get", "pop", "setdefault")
-            and _is_sys_modules(node.func.value)
+            and is_sys_modules(node.func.value)
         ):
             yield (_literal(node.args[0]) if node.args else None), node.lineno
+    yield from reflective_sites(tree, package, frozenset(modules.files))
 
 
 def _literal(node: ast.expr) -> str | None:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return node.value
     return None
-
-
-def _absolute(module: str, level: int, package: str) -> str | None:
-    if level == 0:
-        return module
-    parts = package.split(".") if package else []
-    if level - 1 > len(parts):
-        return None
-    base = parts[: len(parts) - (level - 1)]
-    return ".".join([*base, module] if module else base)
 
 
 def _call_name(func: ast.expr) -> str | None:
@@ -185,17 +182,8 @@ def _literal_import(node: ast.Call, package: str) -> str | None:
         return None
     if name.startswith("."):
         level = len(name) - len(name.lstrip("."))
-        return _absolute(name.lstrip("."), level, package)
+        return absolute(name.lstrip("."), level, package)
     return name
-
-
-def _is_sys_modules(node: ast.expr) -> bool:
-    return (
-        isinstance(node, ast.Attribute)
-        and node.attr == "modules"
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "sys"
-    )
 
 
 def runtime_violations(

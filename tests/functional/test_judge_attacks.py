@@ -313,3 +313,25 @@ obj.unlink()
     assert any("unexportable commit" in f["outcome"] for f in data["gate"]["baseline_failures"]), (
         data["gate"]
     )
+
+
+# Trust v3, class 3: reaching units._table (private to units) from report without importing it.
+REFLECTIVE_REACHES = {
+    "from-sys-import-modules": "from sys import modules as _m\n_SYMBOLS = _m['units._table']",
+    "getattr-sys-modules": "import sys\n_SYMBOLS = getattr(sys, 'modules')['units._table']",
+    "modules-items": "import sys\n_T = [m for n, m in sys.modules.items() if n.endswith('table')]",
+    "gc-walk": "import gc\n_T = [o for o in gc.get_objects() if type(o).__name__ == 'module']",
+    "attribute-chain": "import units.convert\n_SYMBOLS = units._table",
+    "computed-attribute": "import units.convert\n_SYMBOLS = getattr(units, '_ta' + 'ble')",
+}
+
+
+@pytest.mark.parametrize("form", sorted(REFLECTIVE_REACHES))
+def test_a_private_module_reached_by_reflection_is_a_violation(tmp_path: Path, form: str) -> None:
+    code = REFLECTIVE_REACHES[form]
+    data = play(tmp_path, f"append('report/lines.py', {code!r})")
+    assert_no_gain(data)
+    found = {(v["importer"], v["imported"]) for v in data["gate"]["wiring_violations"]}
+    expected = "units._table" if form == "attribute-chain" else "?"
+    assert ("report.lines", expected) in found, found
+    assert data["gate"]["wiring_ok"] is False and data["scores"]["net_retention"] == 0.0

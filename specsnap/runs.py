@@ -42,7 +42,12 @@ from specsnap.identity import (
     current_user,
 )
 from specsnap.params import values_for
-from specsnap.perturbations import perturb_before, stage2_result, stage2_tier
+from specsnap.perturbations import (
+    incomplete_reasons,
+    perturb_before,
+    stage2_result,
+    stage2_tier,
+)
 from specsnap.receipt import tier_digest
 from specsnap.report import build_scorecard, write_report
 from specsnap.scorecard.model import Scorecard
@@ -103,7 +108,8 @@ class Run:
             reasons.append(f"time limit {self.time_limit_s}s instead of {tier.time_limit_s}s")
         if self.budget_tokens is not None and self.budget_tokens != tier.budget_tokens:
             reasons.append(f"token budget {self.budget_tokens} instead of {tier.budget_tokens}")
-        return reasons + stage_problems(self.stage, self.stage2_unlocked, self.perturbations)
+        reasons += stage_problems(self.stage, self.stage2_unlocked, self.perturbations)
+        return reasons + (incomplete_reasons(self.run_dir) if self.stage == 2 else [])
 
     def save(self) -> None:
         data = asdict(self)

@@ -19,7 +19,12 @@ from typing import TYPE_CHECKING, Any, cast
 
 from specsnap.gitrepo import GitError, git
 from specsnap.perturbations.assessment import Evidence, assess, counts
-from specsnap.perturbations.between import gap_for, perturb_before, perturbation_records
+from specsnap.perturbations.between import (
+    gap_for,
+    incomplete_reasons,
+    perturb_before,
+    perturbation_records,
+)
 from specsnap.perturbations.workspace import NotApplicable, blob_content, head_blobs
 from specsnap.scorecard.model import PerturbationKind, StageTwo
 from specsnap.tiers import Tier
@@ -28,7 +33,14 @@ if TYPE_CHECKING:
     from specsnap.grading import Grade
     from specsnap.runs import Run
 
-__all__ = ["gap_for", "perturb_before", "perturbation_records", "stage2_result", "stage2_tier"]
+__all__ = [
+    "gap_for",
+    "incomplete_reasons",
+    "perturb_before",
+    "perturbation_records",
+    "stage2_result",
+    "stage2_tier",
+]
 
 
 def stage2_tier(tier: Tier) -> Tier:

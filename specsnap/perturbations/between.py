@@ -24,12 +24,15 @@ from specsnap.params import values_for
 from specsnap.perturbations.notes import (
     added_code,
     agent_notes,
+    as_text,
     choose_stale,
+    history_stating,
     replace_value,
     stale_candidates,
 )
 from specsnap.perturbations.workspace import (
     NotApplicable,
+    NothingCarried,
     blob_id,
     commit_as_teammate,
     read_file,
@@ -87,6 +90,24 @@ def perturbation_records(run_dir: Path) -> list[Record]:
     return [record for path in files for record in json.loads(path.read_text())]
 
 
+def incomplete_reasons(run_dir: Path) -> list[str]:
+    """Why the perturbations recorded in `run_dir` leave an incomplete Stage II run: one that
+    did not land although the workspace carried what it changes (a teammate's commit that does
+    not apply, say), and state a stale note could not change (docs/protocol.md, Stage II)."""
+    reasons = []
+    for record in perturbation_records(run_dir):
+        before = f"{record['kind']} before session {record['session']}"
+        if not record["applied"] and not record.get("nothing_carried"):
+            reasons.append(f"{before} {record.get('what', 'was not applied')}: not a complete "
+                           "Stage II run")  # fmt: skip
+        if record.get("unchanged"):
+            reasons.append(
+                f"{before}: the agent carries state the stale note could not change "
+                f"({', '.join(record['unchanged'])})"
+            )
+    return reasons
+
+
 def _apply(kind: str, run: Run, tier: Tier, index: int) -> Record:
     record: Record = {
         "kind": kind,
@@ -100,6 +121,7 @@ def _apply(kind: str, run: Run, tier: Tier, index: int) -> Record:
         record.update(APPLY[kind](run, tier, index), applied=True)
     except NotApplicable as exc:
         record["what"] = f"not applied: {exc}"
+        record["nothing_carried"] = isinstance(exc, NothingCarried)
     except (GitError, OSError) as exc:  # the agent left a repository git cannot work with
         record["what"] = f"not applied: the workspace could not be read or written: {exc}"
     return record
@@ -112,7 +134,7 @@ def _lost_work(run: Run, tier: Tier, index: int) -> Record:
     paths = list(dict.fromkeys([cutoff["file"], *cutoff.get("written_between", [])]))
     lost = restore_from_head(run.sandbox, paths)
     if not lost:
-        raise NotApplicable("the edit the cutoff caught holds nothing uncommitted any more")
+        raise NothingCarried("the edit the cutoff caught holds nothing uncommitted any more")
     listed = ", ".join(item.change.path for item in lost)
     return {
         "what": f"the uncommitted edit the cutoff caught was reverted to HEAD: {listed}",
@@ -148,22 +170,26 @@ def _teammate(kind: str) -> Callable[[Run, Tier, int], Record]:
 
 
 def _stale_note(run: Run, tier: Tier, index: int) -> Record:
-    notes = agent_notes(run.sandbox, run.baseline_commit)
-    if not notes:
-        raise NotApplicable("the agent wrote no note")
+    notes, too_large = agent_notes(run.sandbox, run.baseline_commit)
+    if not notes and not too_large:
+        raise NothingCarried("the agent wrote no note")
     code = added_code(run.sandbox, run.baseline_commit)
-    candidates = stale_candidates(tier, values_for(tier, run.seed), notes, code)
+    texts = {path: as_text(data) for path, data in notes.items()}
+    candidates = stale_candidates(tier, values_for(tier, run.seed), texts, code)
     if not candidates:
-        raise NotApplicable("no note states a drawn value that the agent's code lacks")
+        if too_large:
+            raise NotApplicable(f"notes too large to read: {', '.join(too_large)}")
+        raise NothingCarried("no note states a drawn value that the agent's code lacks")
     rng = random.Random(f"{tier.id}:{run.seed}:stage2:stale-note:{index}")
     chosen, wrong = choose_stale(candidates, rng)
     changes = []
-    for path, text in notes.items():
+    for path, text in texts.items():
         new, count = replace_value(text, chosen.value, wrong)
         if count:
             executable = bool((run.sandbox / path).stat().st_mode & 0o100)
-            write_file(run.sandbox, path, new.encode("utf-8"), executable)
+            write_file(run.sandbox, path, new.encode("latin-1"), executable, inside_git=True)
             changes.append({"path": path, "before": chosen.value, "after": wrong, "count": count})
+    unchanged = too_large + history_stating(run.sandbox, run.baseline_commit, chosen.value)
     return {
         "what": (
             f"the agent's notes now say {wrong} where they said {chosen.value} "
@@ -172,6 +198,7 @@ def _stale_note(run: Run, tier: Tier, index: int) -> Record:
         "requirement": chosen.requirement,
         "param": chosen.param,
         "changes": changes,
+        "unchanged": unchanged,
     }
 
 

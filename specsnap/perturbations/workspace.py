@@ -44,7 +44,13 @@ TEAMMATE_DATE = "2025-01-02T09:00:00+0000"
 
 
 class NotApplicable(Exception):
-    """The perturbation cannot be made on this workspace (the message says why)."""
+    """The perturbation cannot be made on this workspace (the message says why): the run is not
+    a complete Stage II run."""
+
+
+class NothingCarried(NotApplicable):
+    """The workspace carries nothing this perturbation changes (no note, say): the run is
+    still complete."""
 
 
 @dataclass(frozen=True)
@@ -77,10 +83,11 @@ def blob_content(repo: Path, blob: str) -> bytes:
     return read_objects(repo, [blob])[blob][1]
 
 
-def read_file(repo: Path, rel: str) -> bytes | None:
-    """The content of the regular file `rel` of the working tree; None if there is none.
-    NotApplicable if the path passes through a symlink or is not a regular file."""
-    path = _checked(repo, rel)
+def read_file(repo: Path, rel: str, inside_git: bool = False) -> bytes | None:
+    """The content of the regular file `rel` of the working tree (or, with `inside_git`, of
+    `.git`); None if there is none. NotApplicable if the path passes through a symlink or is not
+    a regular file."""
+    path = _checked(repo, rel, inside_git)
     try:
         info = os.lstat(path)
     except FileNotFoundError:
@@ -92,9 +99,11 @@ def read_file(repo: Path, rel: str) -> bytes | None:
         return handle.read()
 
 
-def write_file(repo: Path, rel: str, content: bytes | None, executable: bool = False) -> None:
+def write_file(
+    repo: Path, rel: str, content: bytes | None, executable: bool = False, inside_git: bool = False
+) -> None:
     """Put `content` at `rel` (None: remove it), renaming a new file into place."""
-    path = _checked(repo, rel)
+    path = _checked(repo, rel, inside_git)
     if content is None:
         if os.path.lexists(path):
             os.unlink(path)
@@ -110,9 +119,10 @@ def write_file(repo: Path, rel: str, content: bytes | None, executable: bool = F
     os.replace(tmp, path)
 
 
-def _checked(repo: Path, rel: str) -> Path:
+def _checked(repo: Path, rel: str, inside_git: bool = False) -> Path:
     parts = PurePosixPath(rel).parts
-    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts or parts[0] == ".git":
+    in_git = bool(parts) and parts[0] == ".git" and not inside_git
+    if not parts or PurePosixPath(rel).is_absolute() or ".." in parts or in_git:
         raise NotApplicable(f"{rel!r} is not a path inside the workspace")
     current = repo
     for part in parts[:-1]:

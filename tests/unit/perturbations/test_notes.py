@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 
+from specsnap.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.params import values_for
 from specsnap.perturbations.notes import (
     choose_stale,
+    history_stating,
     replace_value,
     stale_candidates,
     states,
     unambiguous,
 )
 from specsnap.tiers import Tier
+from tests.support.repos import starter_repo
 
 
 @pytest.mark.parametrize(
@@ -70,3 +74,18 @@ def test_the_wrong_value_is_another_choice_of_the_same_parameter(tier90: Tier) -
     assert wrong != chosen.value and wrong in chosen.choices
     again = choose_stale(candidates, random.Random("seeded"))
     assert again == (chosen, wrong)
+
+
+def test_committed_notes_and_messages_are_carried_state_a_stale_note_cannot_change(
+    tier90: Tier, tmp_path: Path
+) -> None:
+    repo = starter_repo(tier90, tmp_path / "repo")
+    baseline = own_git(repo, "rev-parse", "HEAD").decode().strip()
+    (repo / "PLAN.md").write_text("heavy from 2000 g\n")
+    (repo / "units" / "extra.py").write_text("HEAVY = 2000\n")  # code, not a note
+    own_git(repo, "add", "-A")
+    own_git(repo, "commit", "-qm", "plan: kg from 2000", env=BASELINE_IDENTITY)
+    found = history_stating(repo, baseline, "2000")
+    assert len(found) == 2 and found[1] == "PLAN.md as committed", found
+    assert found[0].startswith("the message of commit ")
+    assert history_stating(repo, baseline, "1000") == []

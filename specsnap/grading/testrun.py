@@ -41,6 +41,7 @@ from specsnap.tiers import Tier
 BOOT_FILES = (
     "bridge_codec.py",
     "bridge_judge.py",
+    "class_graph.py",
     "bridge_subject.py",
     "judge_boot.py",
     "judge_plugin.py",

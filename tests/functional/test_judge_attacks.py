@@ -335,3 +335,49 @@ def test_a_private_module_reached_by_reflection_is_a_violation(tmp_path: Path, f
     expected = "units._table" if form == "attribute-chain" else "?"
     assert ("report.lines", expected) in found, found
     assert data["gate"]["wiring_ok"] is False and data["scores"]["net_retention"] == 0.0
+
+
+# -- Trust v3, class 2: the subject is never told what the judge expects -----------------------
+
+#: Product code that breaks `to_grams` for unknown units (RuntimeError instead of UnknownUnit,
+#: a regression the baseline catches) and rewires its own subject so the judge would believe
+#: it raised the expected class: either by resolving whatever name the judge asks about to the
+#: class it really raised (the judge used to ask), or by listing every exception class of the
+#: tree in the MRO it reports.
+REWIRED_SUBJECTS = {
+    "answer-any-name": """
+import sys as _sys
+_server = _sys.modules.get("__main__")
+if _server is not None and hasattr(_server, "resolve_dotted"):
+    _server.resolve_dotted = lambda name: RuntimeError
+""",
+    "pad-the-mro": """
+import sys as _sys
+_server = _sys.modules.get("__main__")
+if _server is not None and hasattr(_server, "exception_payload"):
+    _real = _server.exception_payload
+    def _padded(server, exc):
+        payload = _real(server, exc)
+        payload["mro"] = [*payload["mro"], "units.convert.UnknownUnit"]
+        return payload
+    _server.exception_payload = _padded
+""",
+}
+
+REGRESSION = """
+_to_grams = to_grams
+def to_grams(value, unit):
+    if unit not in ("g", "kg", "lb", "oz"):
+        raise RuntimeError("no")
+    return _to_grams(value, unit)
+"""
+
+
+@pytest.mark.parametrize("how", sorted(REWIRED_SUBJECTS))
+def test_a_rewired_subject_cannot_pass_an_exception_check(tmp_path: Path, how: str) -> None:
+    code = REGRESSION + REWIRED_SUBJECTS[how]
+    data = play(tmp_path, f"append('units/convert.py', {code!r})")
+    assert_no_gain(data)
+    failing = {f["test"] for f in data["gate"]["baseline_failures"]}
+    assert "test_baseline.py::test_unknown_unit" in failing, data["gate"]
+    assert data["scores"]["net_retention"] == 0.0

@@ -39,6 +39,7 @@ from bridge_codec import (
     record_type,
     write_message,
 )
+from class_graph import class_graph
 
 __all__ = ["EnumMember", "Opaque", "Record", "Ref", "RemoteError", "Subject", "record_type"]
 
@@ -216,25 +217,27 @@ class Subject:
         return tuple(names)
 
     def isinstance(self, value: Any, name: str) -> bool:
-        """Whether the remote object's class is, or derives from, the class the subject exports
-        as `name` (e.g. "catalog.InvalidGtinError")."""
-        return self._defining_name(name) in self.type_names(value)
+        """Whether the remote object's class is, or derives from, the class the graded tree
+        exports as `name` (e.g. "catalog.InvalidGtinError"), as its source says."""
+        names = self.type_names(value)
+        return bool(names) and self._derives(names[0], names, name) is None
 
     @contextlib.contextmanager
     def raises(self, name: str, match: str | None = None) -> Iterator[ExceptionInfo]:
-        """Expect the block to raise the subject's exception class exported as `name`.
+        """Expect the block to raise the graded tree's exception class exported as `name`.
 
-        The expected name is resolved in the subject only after the exception was raised, so
-        the graded code cannot learn what is expected before it answers.
+        The judge resolves `name`, and the raised class's ancestors, from the graded source
+        (class_graph): the subject is never told what is expected and only names the class
+        of what was raised.
         """
         info = ExceptionInfo()
         try:
             yield info
         except RemoteError as exc:
             info.value = exc
-            defining = self._defining_name(name)
-            if defining not in exc.mro:
-                pytest.fail(f"expected {name}, the graded code raised {exc.type}: {exc.message}")
+            problem = self._derives(exc.type, exc.mro, name)
+            if problem is not None:
+                pytest.fail(f"{problem}: {exc.message}")
             if match is not None:
                 import re
 
@@ -242,6 +245,25 @@ class Subject:
                     pytest.fail(f"{exc.type} message {exc.message!r} does not match {match!r}")
             return
         pytest.fail(f"expected {name} to be raised; nothing was raised")
+
+    def _derives(self, kind: str, reported: tuple[str, ...], name: str) -> str | None:
+        """Why class `kind` (as the subject named it, with the MRO it `reported`) is not the
+        class `name` or a subclass of it, judged from the source; None if it is."""
+        graph = class_graph(tuple(self.config["code_paths"]))
+        expected = graph.resolve(name)
+        if expected is None:
+            return f"expected {name}, which names no class of the graded tree"
+        ancestors = graph.ancestors(kind)
+        if ancestors is None:
+            return f"expected {name}; the graded code's {kind} is no class its source defines"
+        first_party = {n for n in reported if n.split(".")[0] in graph.first_party}
+        if first_party != {n for n in ancestors if n.split(".")[0] in graph.first_party}:
+            return (
+                f"expected {name}; what the subject reports of {kind} is not what its source says"
+            )
+        if expected not in ancestors:
+            return f"expected {name}, the graded code raised {kind}"
+        return None
 
     def input_file(self, name: str, content: str | bytes) -> str:
         """Write an input file the subject may read (never one it wrote); returns its path."""
@@ -311,10 +333,6 @@ class Subject:
         taken = bytes(self._received[:size])
         del self._received[:size]
         return taken
-
-    def _defining_name(self, name: str) -> str | None:
-        found = self.request("qualname", name=name)
-        return found if type(found) is str else None
 
     # -- the import channel ---------------------------------------------------------------
 

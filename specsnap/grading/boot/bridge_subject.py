@@ -181,9 +181,6 @@ class Server:
             return plain_str(target)
         if op == "type":
             return [qualname(kind) for kind in type(target).__mro__]
-        if op == "qualname":
-            found = resolve_dotted(str(request["name"]))
-            return qualname(found) if isinstance(found, type) else None
         raise CodecError(f"unknown operation {op!r}")
 
 

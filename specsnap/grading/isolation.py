@@ -2,8 +2,10 @@
 
 Graded code runs only in subject processes (boot/bridge_subject.py, boot/visible_boot.py), as an
 account that is neither the agent's nor the judge's (claimed from the `specsnap-subjectN` pool,
-created by scripts/setup-accounts.sh), in new network and mount namespaces (no network, a
-private /tmp) where the kernel allows it, with a scrubbed environment and PYTHONHASHSEED fixed.
+created by scripts/setup-accounts.sh), in new network, IPC and mount namespaces (no network,
+no System V IPC object of anyone else's, a private tmpfs over every directory other accounts
+may write to, found at start-up: specsnap.shared_state) where the kernel allows it, with a
+scrubbed environment and PYTHONHASHSEED fixed.
 Run as an ordinary user, SpecSnap cannot switch accounts: subjects then run as that user, in a
 user namespace without network where one can be made, and the scorecard says so.
 """
@@ -24,6 +26,7 @@ from typing import Any
 
 from specsnap.accounts import claim, pool
 from specsnap.identity import RunAs, python_for
+from specsnap.shared_state import world_writable_dirs
 
 SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject11
 POOL_SIZE = 12  # three accounts per grading: four gradings at once
@@ -31,12 +34,20 @@ HASH_SEED = "0"
 #: Where grading workspaces live when subjects get a private /tmp (which would hide them).
 ROOT_WORKSPACES = Path("/var/lib/specsnap/grading")
 
-#: Mounted inside the subject's own mount namespace before it drops to its account.
+#: Run inside the subject's own mount namespace before it drops to its account: a private
+#: tmpfs over each directory given as an argument before `--`, then the subject's command.
 PRIVATE_TMP = (
-    "for d in /tmp /var/tmp /dev/shm; do "
-    "[ -d $d ] && mount -t tmpfs -o mode=1777,size=256m,nosuid,nodev tmpfs $d; done; "
-    'exec "$@"'
+    'while [ "$1" != -- ]; do '
+    'mount -t tmpfs -o mode=1777,size=256m,nosuid,nodev tmpfs "$1" || exit 70; shift; done; '
+    'shift; exec "$@"'
 )
+NAMESPACES = ("unshare", "--net", "--ipc", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
+
+
+def namespaces_argv() -> tuple[str, ...]:
+    """The prefix that starts a command in new namespaces with every world-writable directory
+    replaced by a private tmpfs."""
+    return (*NAMESPACES, *world_writable_dirs(), "--")
 
 
 @dataclass(frozen=True)
@@ -113,8 +124,7 @@ def _launcher(account: RunAs) -> SubjectLauncher:
         # kill(-1) from the account itself reaches every process of that account, and no other.
         sweep = (*drop, "--", "/bin/sh", "-c", "kill -KILL -1")
         if _root_namespaces():
-            namespaces = ("unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh")
-            argv = (*namespaces, *drop, "--", python, *flags)
+            argv = (*namespaces_argv(), *drop, "--", python, *flags)
             return SubjectLauncher(account, argv, python, True, sweep, private_tmp=True)
         return SubjectLauncher(account, (*drop, "--", python, *flags), python, False, sweep)
     if _user_namespaces():
@@ -130,7 +140,7 @@ def _under_private_tmp(path: str) -> bool:
     """Whether a subject with a private /tmp would not see `path` (an interpreter in a venv
     under /tmp, say)."""
     real = os.path.realpath(path)
-    return any(real.startswith(d + "/") for d in ("/tmp", "/var/tmp", "/dev/shm"))
+    return any(real.startswith(d + "/") for d in world_writable_dirs())
 
 
 @contextmanager
@@ -149,7 +159,7 @@ def grading_workspace(launcher: SubjectLauncher) -> Iterator[Path]:
 
 @cache
 def _root_namespaces() -> bool:
-    return _probe(["unshare", "--net", "--mount", "--", "/bin/sh", "-c", PRIVATE_TMP, "sh", "true"])
+    return _probe([*namespaces_argv(), "true"])
 
 
 @cache

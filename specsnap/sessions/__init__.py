@@ -30,7 +30,7 @@ from specsnap.metering.session import SessionMetering
 from specsnap.params import recall_seed, values_for
 from specsnap.prompts import session_prompt
 from specsnap.sessions.control import ControlServer, install_hooks
-from specsnap.sessions.homes import Home, clear_shared_tmp, make_home, retire_home
+from specsnap.sessions.homes import Home, make_home, retire_home
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import (
     SESSION_VARIABLE,
@@ -41,6 +41,7 @@ from specsnap.sessions.processes import (
 )
 from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.supervisor import Supervisor
+from specsnap.shared_state import sweep_account
 from specsnap.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.tokens import TokenUsage
 from specsnap.tracker import Board, TrackerServer, board_for
@@ -81,7 +82,8 @@ def run_agent_session(
             end_account(account)
         if home.path.exists():
             retire_home(home, records / "home")
-        clear_shared_tmp(run_as)
+        if not run_as.is_self:  # no namespace is made around an agent: the sweep is the rule
+            sweep_account(run_as.uid, keep=(run.run_dir,))
         take_back(run.sandbox, run_as)
 
 

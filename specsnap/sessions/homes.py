@@ -22,8 +22,6 @@ from pathlib import Path
 from specsnap.identity import RunAs
 
 HOME_SIZE = "1g"
-#: Directories every account may write to; what the agent's account leaves there is removed.
-SHARED_TMP = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
 
 
 @dataclass(frozen=True)
@@ -91,32 +89,3 @@ def _copy_tree(source: Path, target: Path) -> list[str]:
             else:
                 skipped += 1
     return [f"{skipped} special file(s) in the session's HOME were not kept"] if skipped else []
-
-
-def clear_shared_tmp(run_as: RunAs) -> int:
-    """Remove what `run_as` left at the top of the shared temporary directories; how many.
-
-    The account is reused by later sessions and runs; nothing of one session may wait there for
-    the next (notes, scripts, a second name of a sandbox file).
-    """
-    if run_as.is_self:
-        return 0
-    removed = 0
-    for directory in SHARED_TMP:
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            if info.st_uid != run_as.uid:
-                continue
-            if stat.S_ISDIR(info.st_mode):
-                shutil.rmtree(entry.path, ignore_errors=True)
-            else:
-                Path(entry.path).unlink(missing_ok=True)
-            removed += 1
-    return removed

@@ -21,6 +21,11 @@ import sys
 from dataclasses import dataclass, field
 
 MAX_DEPTH = 32
+#: Bases that are not classes but make one: what the class they make derives from.
+CLASS_FACTORIES = {
+    "typing.NamedTuple": frozenset({"builtins.tuple", "builtins.object"}),
+    "typing.TypedDict": frozenset({"builtins.dict", "builtins.object"}),
+}
 #: Standard modules the judge may import to read a class's ancestry: a subject names the class,
 #: so the judge imports nothing else (a module already imported is read as it is).
 STANDARD_MODULES = frozenset(
@@ -132,7 +137,12 @@ class ClassGraph:
         if not bases:
             found.add("builtins.object")
         for base in bases:
+            if isinstance(base, ast.Subscript):  # Generic[T], a parametrised base
+                base = base.value
             dotted = self._dotted(module, base, depth)
+            if dotted in CLASS_FACTORIES:
+                found |= CLASS_FACTORIES[dotted]
+                continue
             resolved = self._resolve(dotted, depth + 1) if dotted else None
             above = self.ancestors(resolved) if resolved else None
             if above is None:

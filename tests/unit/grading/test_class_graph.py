@@ -28,7 +28,7 @@ def test_every_class_a_hidden_test_expects_resolves_on_the_reference(
     export = starter_repo(tier, tmp_path / "export", [r.id for r in tier.requirements])
     graph = ClassGraph([str(export / p) for p in tier.python_path])
     names = set()
-    for test in sorted(tier.grader.glob("*.py")):
+    for test in sorted(tier.grader.rglob("*.py")):
         names |= set(EXPECTED.findall(test.read_text()))
     assert names, "the graders name no class"
     for name in sorted(names):

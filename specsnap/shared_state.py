@@ -52,17 +52,8 @@ def _scan(root: str) -> list[str]:
     """Directories searchable by others all the way down, that others may write to."""
     found, stack = [], [root]
     while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
+        for entry, info in _entries(stack.pop()):
             if entry.path in PSEUDO:
-                continue
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
                 continue
             if not stat.S_ISDIR(info.st_mode) or not info.st_mode & stat.S_IXOTH:
                 continue  # not a directory, or one no other account can enter
@@ -70,6 +61,21 @@ def _scan(root: str) -> list[str]:
                 found.append(entry.path)
             else:
                 stack.append(entry.path)
+    return found
+
+
+def _entries(directory: str) -> list[tuple[os.DirEntry[str], os.stat_result]]:
+    """Each entry of `directory` with its own lstat; what cannot be read is left out."""
+    found: list[tuple[os.DirEntry[str], os.stat_result]] = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return found
+    for entry in entries:
+        try:
+            found.append((entry, entry.stat(follow_symlinks=False)))
+        except OSError:
+            continue
     return found
 
 
@@ -88,16 +94,7 @@ def sweep_account(uid: int, keep: tuple[Path, ...] = ()) -> list[str]:
     kept = {str(path.resolve()) for path in keep}
     stack = list(world_writable_dirs())
     while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
+        for entry, info in _entries(stack.pop()):
             if os.path.realpath(entry.path) in kept:
                 continue
             if info.st_uid == uid:

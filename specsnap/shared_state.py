@@ -6,6 +6,14 @@ objects (shared memory, semaphores, message queues). `world_writable_dirs` finds
 kind at start-up — every directory another account can reach and write to, not a fixed list —
 so subjects can get a private tmpfs over each; `sweep_account` removes what an account owns in
 both after each agent session, where no namespace can be made around an agent.
+
+Where subjects get no namespaces (a container without CAP_SYS_ADMIN), each subject's account
+sweeps itself when the subject ends: this file, standard library only, runs as that account,
+
+    python -I -S -c "$(cat shared_state.py)" DIR...
+
+and ends every process of the account, then removes what it owns in each DIR and its IPC
+objects. It runs with no privilege beyond the account's own.
 """
 
 from __future__ import annotations
@@ -86,13 +94,16 @@ def _boot_id() -> str:
         return ""
 
 
-def sweep_account(uid: int, keep: tuple[Path, ...] = ()) -> list[str]:
-    """Remove what `uid` owns in every world-writable directory, at any depth where it could
-    have written (a directory others may write to, or one of its own), but `keep` (the run's
-    own directories), and every System V IPC object it owns or created; what was removed."""
+def sweep_account(
+    uid: int, keep: tuple[Path, ...] = (), dirs: tuple[str, ...] | None = None
+) -> list[str]:
+    """Remove what `uid` owns in every world-writable directory (or `dirs`), at any depth where
+    it could have written (a directory others may write to, or one of its own), but `keep` (the
+    run's own directories), and every System V IPC object it owns or created; what was
+    removed."""
     removed = []
     kept = {str(path.resolve()) for path in keep}
-    stack = list(world_writable_dirs())
+    stack = list(world_writable_dirs() if dirs is None else dirs)
     while stack:
         for entry, info in _entries(stack.pop()):
             if os.path.realpath(entry.path) in kept:
@@ -128,7 +139,8 @@ def ipc_objects(uid: int) -> list[tuple[str, int]]:
 
 
 def sweep_ipc(uid: int) -> list[str]:
-    """Remove every System V IPC object `uid` owns or created (as root); what was removed."""
+    """Remove every System V IPC object `uid` owns or created (as root, or as `uid`); what was
+    removed."""
     libc = ctypes.CDLL(None, use_errno=True)
     calls = {"shm": libc.shmctl, "sem": libc.semctl, "msg": libc.msgctl}
     removed = []
@@ -137,3 +149,16 @@ def sweep_ipc(uid: int) -> list[str]:
         if calls[kind](*args) == 0:
             removed.append(f"{kind} {ident}")
     return removed
+
+
+def _sweep_self(dirs: list[str]) -> None:
+    """Run as an account: end all its processes but this one, then sweep what it owns."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(-1, 9)  # on Linux, every process this one may signal but itself
+    sweep_account(os.getuid(), dirs=tuple(dirs))
+
+
+if __name__ == "__main__":
+    import sys
+
+    _sweep_self(sys.argv[1:])

@@ -127,6 +127,7 @@ def grade_tree(
         "network_isolated": run.network_isolated,
         "isolation": subjects.first.isolation,
         "subjects": run.subjects,
+        "shared_state": subjects.first.shared_state,
     }
     return Grade(head, tree_sha256, requirements, gate, facts)
 

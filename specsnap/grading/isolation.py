@@ -5,7 +5,9 @@ account that is neither the agent's nor the judge's (claimed from the `specsnap-
 created by scripts/setup-accounts.sh), in new network, IPC and mount namespaces (no network,
 no System V IPC object of anyone else's, a private tmpfs over every directory other accounts
 may write to, found at start-up: specsnap.shared_state) where the kernel allows it, with a
-scrubbed environment and PYTHONHASHSEED fixed.
+scrubbed environment and PYTHONHASHSEED fixed. Where the kernel refuses those namespaces (a
+container), each subject's account removes its files and IPC objects from those directories when
+the subject ends, and the scorecard says `shared state: owner sweep`.
 Run as an ordinary user, SpecSnap cannot switch accounts: subjects then run as that user, in a
 user namespace without network where one can be made, and the scorecard says so.
 """
@@ -21,6 +23,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cache
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +67,13 @@ class SubjectLauncher:
     @property
     def isolation(self) -> str:
         return self.account.isolation
+
+    @property
+    def shared_state(self) -> str | None:
+        """How state a subject leaves outside its workspace is kept from the next one."""
+        if self.private_tmp:
+            return "private namespaces"
+        return "owner sweep" if self.sweep_argv else None
 
     def judge_entry(self, subject_main: Path) -> dict[str, Any]:
         """How the judge starts a subject of this account (boot/bridge_judge.py reads it)."""
@@ -122,10 +132,14 @@ def _launcher(account: RunAs) -> SubjectLauncher:
     if not account.is_self:
         drop = ("setpriv", f"--reuid={account.uid}", f"--regid={account.gid}", "--clear-groups")
         # kill(-1) from the account itself reaches every process of that account, and no other.
-        sweep = (*drop, "--", "/bin/sh", "-c", "kill -KILL -1")
         if _root_namespaces():
+            kill_all = (*drop, "--", "/bin/sh", "-c", "kill -KILL -1")
             argv = (*namespaces_argv(), *drop, "--", python, *flags)
-            return SubjectLauncher(account, argv, python, True, sweep, private_tmp=True)
+            return SubjectLauncher(account, argv, python, True, kill_all, private_tmp=True)
+        # No namespace: the account also removes what it left in shared places (its files and
+        # IPC objects), running shared_state.py's own sweep as itself.
+        source = resources.files("specsnap").joinpath("shared_state.py").read_text()
+        sweep = (*drop, "--", python, "-I", "-S", "-B", "-c", source, *world_writable_dirs())
         return SubjectLauncher(account, (*drop, "--", python, *flags), python, False, sweep)
     if _user_namespaces():
         user_ns = ("unshare", "--user", "--map-root-user", "--net", "--", python, *flags)

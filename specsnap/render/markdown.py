@@ -74,6 +74,8 @@ def _grading(card: Scorecard) -> str:
         parts.append("network isolated" if g.network_isolated else "network not isolated")
     if g.isolation:
         parts.append(f"isolation: {text(g.isolation)}")
+    if g.shared_state:
+        parts.append(f"shared state: {text(g.shared_state)}")
     if g.run_problem:
         parts.append(f"problem: {text(g.run_problem)}")
     return "Grading: " + ("; ".join(parts) or "no test run") + "."

@@ -244,6 +244,10 @@ class Grading:
     network_isolated: bool | None
     isolation: str | None
     subjects: int | None = field(metadata=meta(minimum=0))  # subject processes the judge started
+    #: How what one subject leaves outside its workspace is kept from the next: "private
+    #: namespaces", "owner sweep" (no namespace could be made: each account removes its own
+    #: files and IPC objects when its subject ends), None (subjects run as the user itself).
+    shared_state: str | None = None
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """The multi-seed summary: per (tier, agent, stage), how many runs, their mean raw and net
-retention and TES with a confidence interval, and how many passed.
+retention, Stage II's retention without recovery and TES with a confidence interval, and how
+many passed.
 
 `specsnap aggregate` prints it and the leaderboard page shows it; scorecards and ledger entries
 both become `Result`s first. Intervals are the seeded percentile bootstrap of
@@ -39,6 +40,7 @@ class Result:
     net_retention: float
     tes: float | None
     passed: bool
+    retained_without_recovery: float | None = None  # Stage II only
 
 
 @dataclass(frozen=True)
@@ -63,6 +65,7 @@ class Summary:
     net_retention: Estimate
     tes: Estimate  # over the runs whose TES is known
     passed: int
+    retained_without_recovery: Estimate  # over the runs that have it (Stage II)
 
     @property
     def runs(self) -> int:
@@ -98,6 +101,7 @@ def result_of(card: Scorecard) -> Result:
         net_retention=card.scores.net_retention,
         tes=card.scores.tes,
         passed=card.passed,
+        retained_without_recovery=card.scores.retained_without_recovery,
     )
 
 
@@ -133,6 +137,7 @@ def summarize(results: Iterable[Result]) -> tuple[Summary, ...]:
     summaries = []
     for (stage, tier_id, agent), group in sorted(groups.items(), key=lambda g: _order(g[0])):
         known_tes = [r.tes for r in group if r.tes is not None]
+        kept = [r.retained_without_recovery for r in group]
         summaries.append(
             Summary(
                 tier_id=tier_id,
@@ -143,6 +148,7 @@ def summarize(results: Iterable[Result]) -> tuple[Summary, ...]:
                 net_retention=estimate([r.net_retention for r in group]),
                 tes=estimate(known_tes),
                 passed=sum(r.passed for r in group),
+                retained_without_recovery=estimate([k for k in kept if k is not None]),
             )
         )
     return tuple(summaries)
@@ -159,6 +165,7 @@ def summary_json(summaries: Sequence[Summary]) -> list[dict[str, Any]]:
             "seeds": list(s.seeds),
             "raw_retention": _estimate_json(s.raw_retention),
             "net_retention": _estimate_json(s.net_retention),
+            "retained_without_recovery": _estimate_json(s.retained_without_recovery),
             "tes": _estimate_json(s.tes),
             "passed": s.passed,
             "pass_rate": round(s.pass_rate, 6),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -29,6 +29,7 @@ from specsnap.scorecard.model import (
     Grading,
     Receipt,
     Requirement,
+    Retention,
     Scorecard,
     Scores,
     Session,
@@ -66,6 +67,13 @@ class RunSettings(Protocol):
     def unofficial_reasons(self) -> list[str]: ...
 
 
+def retention(requirement: Requirement, recovered: frozenset[str]) -> Retention:
+    """Stage II: retained, recovered (it passed after its ticket was read) or lost."""
+    if not requirement.passed:
+        return "lost"
+    return "recovered" if requirement.id in recovered else "retained"
+
+
 def build_scorecard(
     run: RunSettings,
     tier: Tier,
@@ -73,21 +81,26 @@ def build_scorecard(
     grade: Grade,
     grading_s: float,
     stage2: StageTwo | None = None,
+    recovered: frozenset[str] = frozenset(),
 ) -> Scorecard:
     """The sealed scorecard of a graded run; InputError names a record that is malformed.
-    A Stage II run gives its perturbations and recovery as `stage2`."""
+    A Stage II run gives its perturbations and recovery as `stage2`, and the requirements that
+    passed only after their ticket was read as `recovered`."""
     sessions = []
     for number, record in enumerate(records, start=1):
         with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
             sessions.append(Session.from_record(record))
     with _problem_in("(the grade)"):
         requirements, gate, grading = graded_parts(grade)
+    if stage2 is not None:
+        requirements = tuple(replace(r, retention=retention(r, recovered)) for r in requirements)
     scores = compute_scores(
         [r.passed for r in requirements],
         gate.holds,
         [TokenUsage(**asdict(s.tokens)) for s in sessions],
         run.budget_tokens or tier.budget_tokens,
         tier.pass_threshold,
+        retained=[r.retention == "retained" for r in requirements] if stage2 else None,
     )
     drawn = {name: str(value) for name, value in draw(tier, run.seed).items()}
     secrets = [tier.grader, tier.solution, run.run_dir / "sessions"]

@@ -45,6 +45,7 @@ from specsnap.params import values_for
 from specsnap.perturbations import (
     incomplete_reasons,
     perturb_before,
+    recovered_requirements,
     stage2_result,
     stage2_tier,
 )
@@ -303,8 +304,9 @@ def regrade(
     graded_tier = stage2_tier(tier) if run.stage == 2 else tier
     grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)
     stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
+    recovered = recovered_requirements(records) if run.stage == 2 else frozenset()
     grading_s = time.monotonic() - started
-    return build_scorecard(run, tier, records, grade, grading_s=grading_s, stage2=stage2)
+    return build_scorecard(run, tier, records, grade, grading_s, stage2, recovered)
 
 
 def _record_alive_at_grading(run: Run) -> None:

@@ -22,6 +22,7 @@ class Scores:
     tes: float | None
     passed: bool
     pass_threshold: float
+    retained_without_recovery: float | None = None
 
     def as_dict(self) -> dict[str, object]:
         return {
@@ -33,6 +34,7 @@ class Scores:
             "tes": self.tes,
             "pass": self.passed,
             "pass_threshold": self.pass_threshold,
+            "retained_without_recovery": self.retained_without_recovery,
         }
 
 
@@ -89,11 +91,17 @@ def compute_scores(
     sessions: Sequence[TokenUsage],
     budget: int,
     pass_threshold: float,
+    retained: Sequence[bool] | None = None,
 ) -> Scores:
-    """Raw and net retention, TES and PASS from the graded facts."""
+    """Raw and net retention, TES and PASS from the graded facts. Stage II gives `retained`
+    (per requirement: passed with its ticket unread, docs/protocol.md): retention without
+    recovery is then its share, gated like net, and PASS reads it instead of net."""
     total = len(requirements_passed)
     raw = _fraction(sum(requirements_passed) / total if total else 0.0)
     net = raw if gate_holds else 0.0
+    kept = None
+    if retained is not None:
+        kept = _fraction(sum(retained) / total if total and gate_holds else 0.0)
     effective = effective_tokens(sessions)
     if effective is None:
         tes = None
@@ -106,8 +114,9 @@ def compute_scores(
         cache_read_weight=CACHE_READ_WEIGHT,
         budget=budget,
         tes=tes,
-        passed=net >= pass_threshold,
+        passed=(net if kept is None else kept) >= pass_threshold,
         pass_threshold=pass_threshold,
+        retained_without_recovery=kept,
     )
 
 

@@ -17,7 +17,15 @@ writing each file in place the way an editor does, so the cutoff sees ordinary s
 
 Every mode follows files its teammates moved (renames in the history since the baseline).
 
-Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original]
+Two cheap habits can be added to any mode (`--habits a,b`), to show what Stage II's scores do
+not reward (docs/protocol.md, the controls in Stage II):
+
+- read-every-ticket: in every later session, read the whole tracker (`tickets list`, then
+  `tickets show` of each) and finish every ticket's requirement, whatever the notes say;
+- revert-teammates: in every later session, first revert each teammate commit that renames no
+  file (a refactor's renames are kept).
+
+Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original] [--habits H]
 """
 
 from __future__ import annotations
@@ -192,6 +200,7 @@ def commit(message: str) -> str:
 def main(argv: list[str]) -> int:
     mode, prompt_file, control = argv[0], Path(argv[1]), Path(argv[2])
     contract_original = "--contract" in argv and argv[argv.index("--contract") + 1] == "original"
+    habits = set(argv[argv.index("--habits") + 1].split(",")) if "--habits" in argv else set()
     if mode == "noop":
         return 0
     prompt = prompt_file.read_text()
@@ -215,6 +224,13 @@ def main(argv: list[str]) -> int:
             apply_requirement(patch_for(req_id, control, original))
         commit("Implement the sprint")
         return 0
+    if "revert-teammates" in habits:
+        revert_teammates()
+    if "read-every-ticket" in habits:
+        for req_id in read_every_ticket():
+            patch = patch_for(req_id, control, original)
+            if in_progress(patch) or not started(patch):
+                apply_requirement(patch)
     if mode in ("notetaker", "tracker"):
         notes = Path(NOTES).read_text() if Path(NOTES).exists() else ""
         if mode == "tracker":
@@ -288,6 +304,27 @@ def checked_with_tracker(notes: str) -> str:
         parts.append(f"### {number}. {title} ({req_id})\n\n{body.strip()}\n")
     kept = notes.split("\n## The sprint as", 1)[0].rstrip("\n")
     return kept + "\n\n## The sprint as the tracker has it\n\n" + "\n".join(parts)
+
+
+def read_every_ticket() -> list[str]:
+    """Every ticket's id, each read in full from the tracker (none where there is none)."""
+    listing = _tickets("list") or ""
+    ids = [m.group(1) for m in re.finditer(r"(?m)^([A-Z][A-Z0-9]*-\d+)\s", listing)]
+    return [req_id for req_id in ids if _tickets("show", req_id) is not None]
+
+
+def revert_teammates() -> None:
+    """Revert, newest first, every commit since the baseline that is not the agent's own and
+    renames no file."""
+    root = git("rev-list", "--max-parents=0", "HEAD").split()[0]
+    log = git("log", "--format=%H %ae", f"{root}..HEAD").split("\n")
+    date = "2025-01-02T00:00:00+0000"  # fixed, like every commit of a control's
+    os.environ.update(GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
+    for line in filter(None, log):
+        sha, email = line.split()
+        renames = git("show", "-M", "--diff-filter=R", "--name-only", "--format=", sha).strip()
+        if email not in OWN and not renames:
+            git("revert", "--no-edit", sha, check=False)
 
 
 def review_teammates(control: Path) -> None:

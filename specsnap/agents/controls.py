@@ -7,7 +7,8 @@ memorised the public tiers would, and should fail every seeded requirement; `noo
 `tracker` is a notetaker that, in Stage II, checks its notes against the ticket tracker and
 repairs a teammate's regression at its cause: it should recover what Stage II perturbs.
 Option `contract=original` makes an agent follow the original sprint and ignore amendments
-(tier 4's proof that amendments bite).
+(tier 4's proof that amendments bite); `habits=read-every-ticket,revert-teammates` adds the
+cheap Stage II habits that its scores must not reward (control_agent.py).
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ class ControlAgent:
         argv += [str(ctx.prompt_file), str(ctx.control_dir or ctx.home)]
         if ctx.options.get("contract") == "original":
             argv += ["--contract", "original"]
+        if ctx.options.get("habits"):
+            argv += ["--habits", ctx.options["habits"]]
         return Invocation(argv=tuple(argv))
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:

@@ -46,7 +46,15 @@ def result_of_entry(entry: Entry) -> Result:
         net_retention=c.net_retention,
         tes=c.tes,
         passed=c.passed,
+        retained_without_recovery=c.retained_without_recovery,
     )
+
+
+def rank_key(s: Summary) -> tuple[float, float, float, str]:
+    """Best first: Stage II by retention without recovery, then net retention; Stage I by net
+    retention; then TES, then the agent's name."""
+    kept = (s.retained_without_recovery.mean or 0.0) if s.stage == 2 else 0.0
+    return (-kept, -(s.net_retention.mean or 0.0), -(s.tes.mean or -1.0), s.agent)
 
 
 def render_page(ledger: Ledger) -> str:
@@ -114,10 +122,7 @@ def _tier_block(
     results: Sequence[Result],
     summaries: Sequence[Summary],
 ) -> str:
-    rows = sorted(
-        (s for s in summaries if s.stage == stage and s.tier_id == tier),
-        key=lambda s: (-(s.net_retention.mean or 0.0), -(s.tes.mean or -1.0), s.agent),
-    )
+    rows = sorted((s for s in summaries if s.stage == stage and s.tier_id == tier), key=rank_key)
     runs = {
         s.agent: [r for r in results if (r.stage, r.tier_id, r.agent) == (stage, tier, s.agent)]
         for s in rows
@@ -134,26 +139,30 @@ def _tier_block(
         f"{tier}, Stage {stage_name(stage)}: net retention per run, mean and {CONFIDENCE:.0%} CI"
     )
     anchor = f"stage-{stage}-{escape(tier)}"
-    table_rows = "\n".join(_row(rank, s, attested[s.agent]) for rank, s in enumerate(rows, 1))
+    table_rows = "\n".join(
+        _row(rank, s, attested[s.agent], stage == 2) for rank, s in enumerate(rows, 1)
+    )
+    kept = "<th>Retained without recovery</th>" if stage == 2 else ""
     return (
         f'<h3 id="{anchor}">{escape(tier)}</h3>\n'
         f"<figure>{tier_plot(title, rows, runs)}"
         f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n'
         f'<table class="results" data-stage="{stage}" data-tier="{escape(tier)}">\n'
         '<thead><tr><th>#</th><th class="agent">Agent</th><th>Runs</th><th>Seeds</th>'
-        f"<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"
+        f"{kept}<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"
         f"<th>{CONFIDENCE:.0%} CI</th><th>Raw retention</th><th>PASS</th><th>Attested</th>"
         f"</tr></thead>\n<tbody>\n{table_rows}\n</tbody></table>"
     )
 
 
-def _row(rank: int, s: Summary, attested: int) -> str:
+def _row(rank: int, s: Summary, attested: int, kept: bool) -> str:
     seeds = ", ".join(str(seed) for seed in s.seeds)
     cells = [
         ("rank", str(rank)),
         ("agent", escape(s.agent)),
         ("runs", str(s.runs)),
         ("seeds", seeds),
+        *([("kept", mean_text(s.retained_without_recovery))] if kept else []),
         ("net", mean_text(s.net_retention)),
         ("net-ci", _interval(s.net_retention)),
         ("tes", _tes(s)),
@@ -182,12 +191,14 @@ def _entries(entries: Sequence[Entry]) -> str:
     for e in entries:
         c = e.candidate
         marks = " · unlocked Stage II" if e.unlocks_stage_2 else ""
+        kept = c.retained_without_recovery
+        net = percent(c.net_retention) + ("" if kept is None else f" (kept {percent(kept)})")
         rows.append(
             f'<tr data-index="{e.index}"><td>{e.index}</td>'
             f'<td class="left">{escape(e.recorded_at)}</td>'
             f'<td class="left">{escape(c.tier_id)}</td><td>{c.seed}</td>'
             f'<td class="agent">{escape(agent_label(c.agent, c.agent_options))}</td>'
-            f"<td>{stage_name(c.stage)}</td><td>{percent(c.net_retention)}</td>"
+            f"<td>{stage_name(c.stage)}</td><td>{net}</td>"
             f"<td>{tes_text(c.tes)}</td><td>{'yes' if c.passed else 'no'}</td>"
             f"<td>{'yes' if e.attested else 'no'}</td>"
             f'<td class="left"><code>{c.scorecard_sha256[:16]}</code>{marks}</td></tr>'
@@ -211,5 +222,8 @@ def _method() -> str:
         f"(seeded, so the page is reproducible), given from three runs on; {NO_VALUE} below. "
         "<em>Attested</em> counts runs whose scorecard came with a GitHub build-provenance "
         "attestation whose signature was checked: it ties the scorecard to the workflow run "
-        "that produced it.</p>"
+        "that produced it. In Stage II a requirement is <em>retained</em> when it passed and its "
+        "ticket was not read after the first session before the code was written, "
+        "<em>recovered</em> when it passed after; Stage II ranks by retention without recovery "
+        "(<em>kept</em>), then net retention.</p>"
     )

@@ -69,6 +69,8 @@ class Candidate:
     unofficial_reasons: tuple[str, ...]
     attestation: Attestation | None
     verification: Verification
+    #: Stage II's retention without recovery (absent from Stage I entries and older ledgers).
+    retained_without_recovery: float | None = field(default=None, metadata=meta(omit_none=True))
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ __all__ = [
     "incomplete_reasons",
     "perturb_before",
     "perturbation_records",
+    "recovered_requirements",
     "stage2_result",
     "stage2_tier",
 ]
@@ -72,6 +73,22 @@ def stage2_result(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) 
         consultations=consultations,
         channel="recovered" if consultations else "retained without recovery",
     )
+
+
+def recovered_requirements(records: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+    """The requirements whose ticket was read (shown, or listed) in a session after the first,
+    in which or after which a session changed the sources (specsnap.sessions.sources): had
+    they been retained, the agent would not have needed the tracker before writing them. A
+    session whose record does not say counts as having changed them."""
+    recovered: set[str] = set()
+    changed_since = False  # a session from this one on changed the sources
+    for record in sorted(records, key=lambda r: int(r.get("index", 1)), reverse=True):
+        sources = record.get("sources") or {}
+        start = sources.get("at_start")
+        changed_since = changed_since or start is None or start != sources.get("at_end")
+        if int(record.get("index", 1)) > 1 and changed_since:
+            recovered.update((record.get("tracker") or {}).get("tickets_read", []))
+    return frozenset(recovered)
 
 
 def _evidence(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> Evidence:

@@ -16,6 +16,10 @@ graded commit (HEAD), the grade, and the tracker's log.
   every line the lost edit had added (blank lines and indentation aside), or, where the lost
   edit had deleted the file, no such file.
 - teammate refactor: no fault, so neither (None).
+
+A stale note with no note to make stale (the agent kept none, or none states a value its code
+lacks) is not applied, and is reported so, but still counts as a fault, neither detected nor
+repaired: keeping nothing must not earn a smaller denominator than keeping notes.
 """
 
 from __future__ import annotations
@@ -53,6 +57,8 @@ def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturb
     applied = bool(record["applied"])
     judge = JUDGES.get(record["kind"]) if applied else None
     detected, repaired = judge(tier, record, evidence) if judge else (None, None)
+    if record["kind"] == "stale-note" and not applied and record.get("nothing_carried"):
+        detected, repaired = False, False  # counted: see the module's docstring
     return Perturbation(
         kind=record["kind"],
         session=record["session"],
@@ -67,8 +73,9 @@ def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturb
 
 
 def counts(perturbations: Sequence[Perturbation]) -> tuple[int, int, int]:
-    """(faults applied, detected, repaired)."""
-    faults = [p for p in perturbations if p.applied and p.kind in FAULT_KINDS]
+    """(faults, detected, repaired): the faults applied, and a stale note with nothing to
+    make stale (judged, False and False, though not applied)."""
+    faults = [p for p in perturbations if p.kind in FAULT_KINDS and p.detected is not None]
     return len(faults), sum(bool(p.detected) for p in faults), sum(bool(p.repaired) for p in faults)
 
 

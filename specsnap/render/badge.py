@@ -34,13 +34,18 @@ class Badge:
 
 
 def badge_for(cards: Sequence[Scorecard]) -> Badge:
-    """One card: its tier's net retention and TES. Several: how many passed, and mean net."""
+    """One card: its tier's net retention and TES (Stage II: retention without recovery,
+    "kept", first). Several: how many passed, and mean net."""
     if not cards:
         return Badge("SpecSnap", "no runs", "lightgrey")
     passed = sum(card.passed for card in cards)
     if len(cards) == 1:
         card = cards[0]
         message = f"net {percent(card.scores.net_retention)} · TES {tes_text(card.scores.tes)}"
+        kept = card.scores.retained_without_recovery
+        if kept is not None:  # Stage II: what decides PASS comes first
+            message = f"kept {percent(kept)} · {message}"
+            return Badge(f"SpecSnap {card.tier_id} Stage II", message, _color(passed, 1))
         return Badge(f"SpecSnap {card.tier_id}", message, _color(passed, 1))
     mean = sum(card.scores.net_retention for card in cards) / len(cards)
     message = f"{passed}/{len(cards)} passed · net {percent(mean)}"

@@ -23,6 +23,7 @@ from specsnap.render.words import (
     percent,
     points,
     recovery_story,
+    requirement_counts,
     requirement_result,
     tes_text,
     tokens_story,
@@ -44,16 +45,26 @@ def bounded(lines: Sequence[str], what: str, limit: int = LIST_MAX) -> list[str]
     return shown
 
 
-def score_header() -> list[str]:
+def kept_column(cards: Sequence[Scorecard]) -> bool:
+    """Whether a score table of `cards` shows retention without recovery: with a Stage II run
+    among them it comes first (it decides a Stage II PASS)."""
+    return any(c.scores.retained_without_recovery is not None for c in cards)
+
+
+def score_header(kept: bool) -> list[str]:
     return [
-        "| Run | Net retention | Raw retention | TES | Regression gate | Result |",
-        "|:--|--:|--:|--:|:--|:--|",
+        "| Run | "
+        + ("Retained without recovery | " if kept else "")
+        + "Net retention | Raw retention | TES | Regression gate | Result |",
+        "|:--|" + ("--:|" if kept else "") + "--:|--:|--:|:--|:--|",
     ]
 
 
-def score_row(card: Scorecard, delta: Delta | None) -> str:
+def score_row(card: Scorecard, delta: Delta | None, kept_column: bool = False) -> str:
     """One run's scores; with a delta, each shows its change against the base."""
     scores = card.scores
+    value = scores.retained_without_recovery
+    kept = ("— | " if value is None else f"{percent(value)} | ") if kept_column else ""
     net, raw = percent(scores.net_retention), percent(scores.raw_retention)
     tes = tes_text(scores.tes)
     result = f"{mark(card.passed)} {verdict(card.passed)}"
@@ -66,7 +77,7 @@ def score_row(card: Scorecard, delta: Delta | None) -> str:
             result += f" (was {verdict(delta.base.passed)})"
     gate = f"{mark(card.gate.holds)} {gate_state(card.gate.holds)}"
     channel = f" ({card.stage2.channel})" if card.stage2 is not None else ""
-    return f"| {text(card.label)}{channel} | {net} | {raw} | {tes} | {gate} | {result} |"
+    return f"| {text(card.label)}{channel} | {kept}{net} | {raw} | {tes} | {gate} | {result} |"
 
 
 def unofficial_lines(card: Scorecard) -> list[str]:
@@ -92,6 +103,8 @@ def lost_lines(card: Scorecard) -> list[str]:
     """The requirements not retained, with their first failing test (bounded)."""
     total = len(card.requirements)
     if not card.lost:
+        if card.stage2 is not None:
+            return [f"**All {total} requirements passed**: {requirement_counts(card)}."]
         return [f"**All {total} requirements retained.**"]
     lines = [
         f"- {code(r.id)} {text(r.title)} ({code(r.package)}): {requirement_result(r, MARKDOWN)}"

@@ -105,7 +105,14 @@ def render_check_run(
     """The check run for `card`: its scores and story in the summary, scorecard.md as text."""
     annotations = annotations_for(card)
     shown, omitted = annotations[:ANNOTATIONS_MAX], max(0, len(annotations) - ANNOTATIONS_MAX)
-    lines = [headline(card), "", *blocks.score_header(), blocks.score_row(card, delta), ""]
+    kept = blocks.kept_column([card])
+    lines = [
+        headline(card),
+        "",
+        *blocks.score_header(kept),
+        blocks.score_row(card, delta, kept),
+        "",
+    ]
     if delta is not None:
         lines.append(f"Changes are against {code(delta.base.commit[:7] or 'the base branch')}.")
     if omitted:

@@ -121,10 +121,12 @@ def _overview(
         verdict = f"{NOT_EVALUATED_MARK} no run was evaluated"
     more = f", {len(skipped)} not evaluated" if skipped and cards else ""
     lines += [f"**{verdict}{more}**{where}", ""]
-    lines += blocks.score_header()
-    lines += [blocks.score_row(card, deltas.get(card.key)) for card in cards]
+    kept = blocks.kept_column(cards)
+    lines += blocks.score_header(kept)
+    lines += [blocks.score_row(card, deltas.get(card.key), kept) for card in cards]
     lines += [
-        f"| {text(s.label)} | — | — | — | — | {NOT_EVALUATED_MARK} not evaluated: "
+        f"| {text(s.label)} | {'— | ' if kept else ''}— | — | — | — | "
+        f"{NOT_EVALUATED_MARK} not evaluated: "
         f"{text(s.reason)} |"
         for s in skipped
     ]

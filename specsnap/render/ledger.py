@@ -9,7 +9,7 @@ from specsnap.ledger.chain import Ledger, stage_for, unlocking_entry
 from specsnap.ledger.entry import Entry
 from specsnap.render.markup import plain
 from specsnap.render.summary import stage_name
-from specsnap.render.words import percent, tes_text, verdict
+from specsnap.render.words import KEPT, percent, tes_text, verdict
 from specsnap.scorecard.codec import to_json
 
 
@@ -17,10 +17,12 @@ def entry_line(entry: Entry, *, mark_unlock: bool = True) -> str:
     c = entry.candidate
     unlock = " · unlocked Stage II" if entry.unlocks_stage_2 and mark_unlock else ""
     attested = "attested" if entry.attested else "not attested"
+    kept = c.retained_without_recovery
+    kept_text = "" if kept is None else f"{KEPT} {percent(kept)}, "
     return (
         f"entry #{entry.index}: {plain(c.tier_id)}, seed {c.seed}, "
         f"{plain(agent_label(c.agent, c.agent_options))}, Stage {stage_name(c.stage)}: "
-        f"{verdict(c.passed)}, net {percent(c.net_retention)}, TES {tes_text(c.tes)}, "
+        f"{verdict(c.passed)}, {kept_text}net {percent(c.net_retention)}, TES {tes_text(c.tes)}, "
         f"{attested}, scorecard {c.scorecard_sha256[:16]}{unlock}"
     )
 

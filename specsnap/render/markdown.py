@@ -12,8 +12,10 @@ from specsnap.render.words import (
     faults_story,
     gate_state,
     mark,
+    pass_rule,
     percent,
     recovery_story,
+    requirement_counts,
     tes_text,
     verdict,
 )
@@ -25,17 +27,19 @@ def render_markdown(card: Scorecard) -> str:
     s = card.scores
     tokens = "unknown" if s.effective_tokens is None else f"{s.effective_tokens:,.0f}"
     stage = " · Stage II" if card.stage == 2 else ""
+    kept = s.retained_without_recovery
     lines = [
         f"## SpecSnap · {text(card.tier_id)} · {code(card.agent.name)} · seed {card.seed}{stage} · "
         f"{mark(card.passed)} **{verdict(card.passed)}**",
         "",
-        "| Net retention | Raw retention | TES | Effective tokens / budget | Regression gate |",
-        "|--:|--:|--:|--:|:--|",
-        f"| {percent(s.net_retention)} | {percent(s.raw_retention)} | {tes_text(s.tes)} "
+        ("" if kept is None else "| Retained without recovery ")
+        + "| Net retention | Raw retention | TES | Effective tokens / budget | Regression gate |",
+        ("" if kept is None else "|--:") + "|--:|--:|--:|--:|:--|",
+        ("" if kept is None else f"| {percent(kept)} ")
+        + f"| {percent(s.net_retention)} | {percent(s.raw_retention)} | {tes_text(s.tes)} "
         f"| {tokens} / {s.budget:,} | {mark(card.gate.holds)} {gate_state(card.gate.holds)} |",
         "",
-        f"Tier {text(card.tier_id)} ({text(card.tier_name)}); PASS needs net retention ≥ "
-        f"{percent(s.pass_threshold)}. {_agent(card)}",
+        f"Tier {text(card.tier_id)} ({text(card.tier_name)}); {pass_rule(s)}. {_agent(card)}",
         "",
     ]
     if card.stage2 is not None:  # beside the scores: which channel they used
@@ -47,8 +51,7 @@ def render_markdown(card: Scorecard) -> str:
         *(findings or ["Regression gate holds: baseline, protected files, boundaries, protocol."]),
         "",
     ]
-    retained = len(card.requirements) - len(card.lost)
-    lines += [f"### Requirements ({retained} of {len(card.requirements)} retained)", ""]
+    lines += [f"### Requirements ({requirement_counts(card)})", ""]
     lines += [*blocks.requirements_table(card), ""]
     lines += ["### Sessions", "", *blocks.sessions_table(card), ""]
     if card.stage2 is not None:

@@ -10,7 +10,19 @@ from specsnap.render.words import percent
 from specsnap.scorecard.spread import CONFIDENCE
 
 STAGES = {1: "I", 2: "II"}
-HEADER = ("stage", "tier", "agent", "runs", "raw", "net", "net CI", "TES", "TES CI", "PASS")
+HEADER = (
+    "stage",
+    "tier",
+    "agent",
+    "runs",
+    "kept",
+    "raw",
+    "net",
+    "net CI",
+    "TES",
+    "TES CI",
+    "PASS",
+)
 NO_VALUE = "—"
 
 
@@ -41,12 +53,14 @@ def render_summaries(summaries: Sequence[Summary]) -> str:
     """The table, and a line on what the intervals are."""
     if not summaries:
         return "no scorecards"
-    rows = [HEADER] + [
+    rows: list[tuple[str, ...]] = [HEADER]
+    rows += [
         (
             stage_name(s.stage),
             plain(s.tier_id),
             plain(s.agent),
             str(s.runs),
+            mean_text(s.retained_without_recovery),
             mean_text(s.raw_retention),
             mean_text(s.net_retention),
             interval_text(s.net_retention),
@@ -56,8 +70,12 @@ def render_summaries(summaries: Sequence[Summary]) -> str:
         )
         for s in summaries
     ]
-    numeric = {3, 4, 5, 7}
-    widths = [max(len(row[i]) for row in rows) for i in range(len(HEADER))]
+    numeric = {3, 4, 5, 6, 8}
+    kept = any(s.retained_without_recovery.count for s in summaries)
+    if not kept:  # Stage I only: no column of Stage II's retention without recovery
+        rows = [row[:4] + row[5:] for row in rows]
+        numeric = {3, 4, 5, 7}
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = [
         "  ".join(
             cell.rjust(widths[i]) if i in numeric else cell.ljust(widths[i])
@@ -68,5 +86,6 @@ def render_summaries(summaries: Sequence[Summary]) -> str:
     lines.append(
         f"CI: {CONFIDENCE:.0%} percentile bootstrap of the mean over runs (seeded); "
         f"none below {MIN_RUNS} runs."
+        + (" kept: Stage II's retention without recovery (it decides PASS there)." if kept else "")
     )
     return "\n".join(lines)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 from specsnap.render.markup import plain
 from specsnap.render.words import (
+    KEPT,
     PERTURBATIONS,
     TERMINAL,
     faults_story,
     finding_text,
     percent,
     recovery_story,
+    requirement_counts,
     session_line,
     tes_text,
     verdict,
@@ -27,11 +29,15 @@ FINDINGS_SHOWN = 10
 def render_summary(card: Scorecard) -> str:
     """The scorecard in a few lines: verdict, scores, each session, the gate's findings."""
     s = card.scores
-    retained = len(card.requirements) - len(card.lost)
+    kept = (
+        ""
+        if s.retained_without_recovery is None
+        else f"{KEPT} {percent(s.retained_without_recovery)}   "
+    )
     lines = [
         f"{plain(card.tier_id)} · agent {plain(card.agent.name)} · seed {card.seed}: "
         f"{verdict(card.passed).upper()}",
-        f"  requirements {retained}/{len(card.requirements)} retained   "
+        f"  requirements {requirement_counts(card)}   {kept}"
         f"raw {percent(s.raw_retention)}   net {percent(s.net_retention)}   TES {tes_text(s.tes)}",
     ]
     if card.stage2 is not None:  # beside the scores: which channel they used

@@ -20,6 +20,7 @@ from specsnap.scorecard.model import (
     ProtectedChange,
     Requirement,
     Scorecard,
+    Scores,
     Session,
     StageTwo,
     Tokens,
@@ -127,14 +128,41 @@ def gate_state(holds: bool) -> str:
     return "holds" if holds else "broken"
 
 
+KEPT = "retained without recovery"
+
+
 def headline(card: Scorecard) -> str:
-    """One line: the verdict and the scores that decided it."""
+    """One line: the verdict and the scores that decided it (Stage II: retention without
+    recovery first, it decides PASS)."""
     broken = "" if card.gate.holds else " (regression gate broken)"
     scores = card.scores
     return (
-        f"{verdict(card.passed).capitalize()}{broken}: net {percent(scores.net_retention)}, "
+        f"{verdict(card.passed).capitalize()}{broken}: {kept_part(scores)}"
+        f"net {percent(scores.net_retention)}, "
         f"raw {percent(scores.raw_retention)}, TES {tes_text(scores.tes)}"
     )
+
+
+def kept_part(scores: Scores) -> str:
+    """`retained without recovery X%, ` in a Stage II score line; nothing in Stage I."""
+    kept = scores.retained_without_recovery
+    return "" if kept is None else f"{KEPT} {percent(kept)}, "
+
+
+def pass_rule(scores: Scores) -> str:
+    """What PASS needs: net retention, or in Stage II retention without recovery."""
+    kept = scores.retained_without_recovery is not None
+    measure = "retention without recovery" if kept else "net retention"
+    return f"PASS needs {measure} ≥ {percent(scores.pass_threshold)}"
+
+
+def requirement_counts(card: Scorecard) -> str:
+    """`4 of 6 retained`; in Stage II also how many of those passed only as recovered."""
+    total, passed = len(card.requirements), len(card.requirements) - len(card.lost)
+    recovered = sum(r.retention == "recovered" for r in card.requirements)
+    if card.stage2 is None:
+        return f"{passed} of {total} retained"
+    return f"{passed - recovered} of {total} retained, {recovered} recovered"
 
 
 def duration(seconds: float | None) -> str:
@@ -190,6 +218,8 @@ def session_line(session: Session, style: Style) -> str:
 
 
 def requirement_result(requirement: Requirement, style: Style) -> str:
+    if requirement.retention == "recovered":
+        return "recovered (passed after its ticket was read)"
     if requirement.passed:
         return "retained"
     failing = requirement.failing_tests

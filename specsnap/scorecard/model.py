@@ -29,6 +29,9 @@ WebTools = Literal["disabled", "not-disableable"]
 Stage = Literal[1, 2]
 PerturbationKind = Literal["lost-work", "teammate-refactor", "planted-regression", "stale-note"]
 Channel = Literal["retained without recovery", "recovered"]
+#: Stage II: how a requirement ended (docs/protocol.md): passed with its ticket unread after
+#: session 1 before the code was written, passed after it was read, or not passed.
+Retention = Literal["retained", "recovered", "lost"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +164,7 @@ class Requirement:
     package: str
     passed: bool
     tests: tuple[TestResult, ...]
+    retention: Retention | None = field(default=None, metadata=meta(omit_none=True))  # Stage II
 
     @property
     def failing_tests(self) -> tuple[TestResult, ...]:
@@ -231,6 +235,11 @@ class Scores:
     tes: float | None = field(metadata=meta(minimum=0, maximum=1))
     passed: bool = field(metadata=meta(key="pass"))
     pass_threshold: float = field(metadata=meta(minimum=0, maximum=1))
+    #: Stage II: requirements retained (not recovered) over all, zero when the gate fails; PASS
+    #: then reads it instead of net retention.
+    retained_without_recovery: float | None = field(
+        default=None, metadata=meta(minimum=0, maximum=1, omit_none=True)
+    )
 
 
 @dataclass(frozen=True)

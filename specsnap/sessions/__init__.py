@@ -40,6 +40,7 @@ from specsnap.sessions.processes import (
     terminate,
 )
 from specsnap.sessions.records import exit_info, session_record, write_records
+from specsnap.sessions.sources import sources_digest
 from specsnap.sessions.supervisor import Supervisor
 from specsnap.shared_state import sweep_account
 from specsnap.solutions import write_solution, write_stage2_fix, write_variants
@@ -106,6 +107,7 @@ def _run_in_home(
     if metering is not None:
         ctx = replace(ctx, routes=metering.routes)
     invocation = adapter.invocation(ctx)
+    sources_at_start = sources_digest(run.sandbox) if run.stage == 2 else None
     give_to(home.path, run_as)
     give_to(run.sandbox, run_as)
     run.sandbox.chmod(0o700)  # other accounts (other runs' agents) never read it
@@ -142,6 +144,7 @@ def _run_in_home(
             tracker.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
     duration = time.monotonic() - started
+    sources_at_end = sources_digest(run.sandbox) if run.stage == 2 else None  # the agent is gone
     notes += supervised
     sup.check_protocol(digests)
     if sup.baseline_problem is not None:
@@ -161,6 +164,8 @@ def _run_in_home(
     record.update(metered)
     if tracker is not None:
         record["tracker"] = tracker.usage()
+    if sources_at_start is not None:
+        record["sources"] = {"at_start": sources_at_start, "at_end": sources_at_end}
     write_records(records, record, sup)
     return record
 

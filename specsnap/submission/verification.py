@@ -353,4 +353,5 @@ def candidate_of(
             checks=tuple(c.name for c in checks),
             submission_sha256=bundle_sha256,
         ),
+        retained_without_recovery=card.scores.retained_without_recovery,
     )

@@ -4,7 +4,8 @@ The client is a tiny stdlib-only script baked with the socket's path, like the g
 (specsnap.sessions.control); it lives beside the socket in the session's private control
 directory, which is root's: the agent can run it but not change it. Nothing of the tracker is
 a file in the sandbox. The server, not the client, keeps the log: each request, the ticket it
-showed, and the bytes and characters served, which the session record carries.
+showed, and the bytes and characters served, which the session record carries, and every
+ticket it told the agent anything of (however many requests there were).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from specsnap.tracker.tickets import REQUEST_MAX, Board, answer
+from specsnap.tracker.tickets import REQUEST_MAX, Answer, Board, answer
 
 CLIENT = "tickets"
 
@@ -64,6 +65,7 @@ class TrackerServer:
         self._count = 0
         self._bytes = 0
         self._chars = 0
+        self._read: set[str] = set()
         outer = self
 
         class _Request(socketserver.StreamRequestHandler):
@@ -75,7 +77,7 @@ class TrackerServer:
                 served = reply.text.encode("utf-8")
                 # Logged once answered, whether or not the client still reads: what counts
                 # is what SpecSnap served, never what the agent says it received.
-                outer._log(raw, reply.ticket, reply.code, served, reply.text, started_ns)
+                outer._log(raw, reply, served, started_ns)
                 self.wfile.write(f"{reply.code}\n".encode() + served)
 
         class _Server(socketserver.ThreadingMixIn, socketserver.UnixStreamServer):
@@ -90,21 +92,20 @@ class TrackerServer:
         os.chmod(self.path, 0o777)  # the agent's account connects; the directory limits who
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def _log(
-        self, request: str, ticket: str | None, code: int, served: bytes, text: str, t0: int
-    ) -> None:
+    def _log(self, request: str, reply: Answer, served: bytes, t0: int) -> None:
         with self._lock:
             self._count += 1
             self._bytes += len(served)
-            self._chars += len(text)
+            self._chars += len(reply.text)
+            self._read.update(reply.read)
             if len(self._requests) < REQUESTS_LOGGED:
                 self._requests.append(
                     {
                         "request": request[:REQUEST_MAX],
-                        "ticket": ticket,
-                        "served": code == 0,
+                        "ticket": reply.ticket,
+                        "served": reply.code == 0,
                         "bytes": len(served),
-                        "chars": len(text),
+                        "chars": len(reply.text),
                         "at_s": round((time.monotonic_ns() - t0) / 1e9, 3),
                     }
                 )
@@ -133,4 +134,5 @@ class TrackerServer:
                 "bytes_served": self._bytes,
                 "chars_served": self._chars,
                 "requests": list(self._requests),
+                "tickets_read": sorted(self._read),
             }

@@ -50,6 +50,9 @@ class Answer:
     code: int  # the client's exit code: 0 served, 1 no such ticket, 2 bad usage
     text: str
     ticket: str | None  # the ticket shown in full, if one was
+    #: Every ticket the answer told the agent anything of: the one shown, or all of them
+    #: listed (a title can state a drawn value). Stage II's retention reads this.
+    read: tuple[str, ...] = ()
 
 
 def board_for(tier: Tier, seed: int, session: int, announced: bool) -> Board:
@@ -78,13 +81,13 @@ def answer(board: Board, request: str) -> Answer:
     words = request.split()
     command = words[0].lower() if words else "list"
     if command == "list" and len(words) <= 1:
-        return Answer(0, _listing(board), None)
+        return Answer(0, _listing(board), None, tuple(t.id for t in board.tickets))
     if command == "show" and len(words) == 2:
         ticket = board.ticket(words[1])
         if ticket is None:
             known = ", ".join(t.id for t in board.tickets) or "none yet"
             return Answer(1, f"tickets: no ticket {words[1]!r} (tickets: {known})\n", None)
-        return Answer(0, _full(ticket), ticket.id)
+        return Answer(0, _full(ticket), ticket.id, (ticket.id,))
     example = board.tickets[0].id if board.tickets else "ABC-1"
     return Answer(0 if command == "help" else 2, USAGE.format(example=example), None)
 

@@ -1,12 +1,18 @@
 """SpecSnap's own control agents are honest: on every tier, over twenty seeds, none of their
 sessions records a protocol breach, and a repeated run gives the same scorecard.
 
-Cost (2 cores, measured): the breach part plays the sessions of 4 tiers x 5 controls x 20
-seeds in-process, without grading and with the meter off (neither changes what a control
-does or what the reconciliation sees): about 0.5 s a run on tiers 2-3, 0.85 s on tier 4,
-1.5 s on tier 1 (its baseline check grades the baseline commit), about 4 minutes of CPU in
-all, spread over the workers as 20 items. The repeat part grades two whole runs per tier and
-control (seed 13, where the amnesiac used to breach on tier 4): about 1.5 minutes of CPU.
+A scorecard is made of two things: the sessions as their records state them (the scorecard's
+`sessions`, built by `Session.from_record`) and the grading of the final commit, a function of
+its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test
+plays every seed twice and requires both to be identical (timings aside); the second grades
+two whole runs per tier and control (seed 13, where the amnesiac used to breach on tier 4) and
+compares the scorecards themselves.
+
+Cost (2 cores, measured): the first test plays the sessions of 4 tiers x 5 controls x 20
+seeds, twice, in-process, without grading and with the meter off (neither changes what a
+control does or what the reconciliation sees): about 0.5 s a run on tiers 2-3, 0.85 s on tier
+4, 1.5 s on tier 1 (its baseline check grades the baseline commit), about 8 minutes of CPU in
+all, spread over the workers as 20 items. The second: about 1.5 minutes of CPU.
 """
 
 from __future__ import annotations
@@ -17,7 +23,10 @@ from typing import Any
 
 import pytest
 
+from specsnap.gitrepo import rev_parse, tree_of
 from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
+from specsnap.scorecard.codec import to_json
+from specsnap.scorecard.model import Session
 from specsnap.tiers import load_tier
 from tests.conftest import ROOT
 from tests.functional.cli import card, without_timings
@@ -42,24 +51,37 @@ def _sessions(
     return [run_session(out, index) for index in range(1, count + 1)]
 
 
+def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[dict[str, Any]], Any]:
+    """Play the run; its session records, and what its scorecard is made of: the sessions as
+    the scorecard shows them (timings aside) and the tree of the final commit."""
+    try:
+        records = _sessions(out, tier, control, seed, {"meter": "off"})
+    finally:
+        release_agent_account(out.resolve())
+    sandbox = out / "sandbox"
+    head = rev_parse(sandbox)
+    shown = [without_timings(to_json(Session.from_record(r))) for r in records]
+    return records, (shown, tree_of(sandbox, head) if head else None)
+
+
 @pytest.mark.parametrize("control", CONTROLS)
 @pytest.mark.parametrize("tier", TIERS)
-def test_a_control_never_breaches_over_twenty_seeds(
+def test_a_control_never_breaches_and_repeats_itself_over_twenty_seeds(
     tmp_path: Path, tier: str, control: str
 ) -> None:
     tmp_path.chmod(0o711)
-    found = []
+    found, differed = [], []
     for seed in SEEDS:
-        out = tmp_path / str(seed)
-        try:
-            records = _sessions(out, tier, control, seed, {"meter": "off"})
-        finally:
-            release_agent_account(out.resolve())
+        records, made_of = _played(tmp_path / str(seed), tier, control, seed)
+        _, again = _played(tmp_path / f"{seed}-again", tier, control, seed)
         found += [(seed, b["session"], b["what"]) for r in records for b in r["breaches"]]
         cut_off = [r["index"] for r in records if r["exit"]["status"] == "cutoff"]
         if control in ("notetaker", "tracker", "amnesiac"):  # they edit in session 1
             assert cut_off, f"seed {seed}: no session was cut off, nothing was tested"
+        if again != made_of:
+            differed.append(seed)
     assert found == []
+    assert differed == [], "a repeated run would give another scorecard"
 
 
 @pytest.mark.parametrize("control", CONTROLS)

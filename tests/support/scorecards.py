@@ -108,3 +108,26 @@ def many_violations(count: int) -> Edit:
         ]
 
     return edit
+
+
+def recovered(document: dict[str, Any]) -> None:
+    """The Stage II fixture with its gate holding and two requirements recovered: the agent read
+    their tickets in session 2 and then changed the sources."""
+    gate = document["gate"]
+    for key in ("baseline_failures", "protected_changes", "wiring_violations", "protocol_breaches"):
+        gate[key] = []
+    gate.update(holds=True, baseline_ok=True, protected_ok=True, wiring_ok=True, protocol_ok=True)
+    for requirement in document["requirements"]:
+        if requirement["id"] in ("CAT-1", "SHIP-2"):
+            requirement["retention"] = "recovered"
+    requests = [
+        {"request": f"show {t}", "ticket": t, "served": True, "bytes": 400, "chars": 400}
+        for t in ("CAT-1", "SHIP-2")
+    ]
+    for request in requests:
+        request["at_s"] = 9.5
+    document["sessions"][1]["tracker"].update(
+        consultations=2, bytes_served=800, chars_served=800, requests=requests
+    )
+    document["stage2"].update(consultations=2, channel="recovered")
+    document["scores"].update(net_retention=0.666667, retained_without_recovery=0.444444)

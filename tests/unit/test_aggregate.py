@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,14 @@ def test_files_edited_without_resealing_are_refused_and_duplicates_count_once(
 def test_results_of_sealed_scorecards() -> None:
     card = scorecard(seed=9, agent="codex", options={"model": "m"}, net=0.5, tes=None)
     assert result_of(card) == Result("tier-1", "codex (model=m)", 1, 9, 0.5, 0.5, None, False)
+
+
+def test_stage_two_summaries_carry_retention_without_recovery() -> None:
+    first = replace(result(1, 1.0), stage=2, retained_without_recovery=0.25)
+    second = replace(result(2, 1.0), stage=2, retained_without_recovery=0.75)
+    (summary,) = summarize([first, second])
+    assert summary.retained_without_recovery.mean == 0.5
+    assert summary_json([summary])[0]["retained_without_recovery"]["mean"] == 0.5
+    text = render_summaries([summary])
+    assert text.splitlines()[0].split()[4] == "kept" and "50.0%" in text.splitlines()[1]
+    assert "kept: Stage II's retention without recovery" in text

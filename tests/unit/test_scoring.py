@@ -75,3 +75,14 @@ def test_only_enforced_metering_keeps_a_tes_official() -> None:
         "session 3: the agent reported its own tokens; none metered",
     ]
     assert token_trust_problems(sessions[:1]) == []
+
+
+def test_stage_two_retention_without_recovery_is_gated_and_decides_pass():
+    passed, kept = [True, True, True, True], [True, True, True, False]
+    s = compute_scores(passed, True, [REPORTED], 10**6, 0.75, retained=kept)
+    assert (s.net_retention, s.retained_without_recovery, s.passed) == (1.0, 0.75, True)
+    s = compute_scores(passed, True, [REPORTED], 10**6, 0.75, retained=[True, True, False, False])
+    assert (s.net_retention, s.retained_without_recovery, s.passed) == (1.0, 0.5, False)
+    s = compute_scores(passed, False, [REPORTED], 10**6, 0.75, retained=kept)
+    assert (s.retained_without_recovery, s.passed) == (0.0, False)
+    assert compute_scores(passed, True, [REPORTED], 10**6, 0.75).retained_without_recovery is None

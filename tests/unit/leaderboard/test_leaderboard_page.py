@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -70,6 +71,29 @@ def test_rows_rank_by_mean_net_retention() -> None:
     rows = re.findall(r'<tr data-agent="([^"]*)"><td class="rank">(\d)</td>', page)
     assert [rank for _, rank in rows] == ["1", "2"]
     assert rows[0][0] == "notetaker"
+
+
+def test_stage_two_ranks_by_retention_without_recovery_then_net() -> None:
+    """A read-every-ticket agent recovers everything (net 100%) and keeps little; the agent
+    that kept its notes ranks first on fewer net points."""
+    unlock = candidate(seed=9, agent="unlocker")
+    reader = [
+        dataclasses.replace(candidate(seed=s, agent="reader", net=1.0), stage=2,
+                            retained_without_recovery=0.1)
+        for s in range(3)
+    ]  # fmt: skip
+    keeper = [
+        dataclasses.replace(candidate(seed=s, agent="keeper", net=0.8), stage=2,
+                            retained_without_recovery=0.8)
+        for s in range(3)
+    ]  # fmt: skip
+    page = render_page(ledger_of(unlock, *reader, *keeper))
+    stage_two = page[page.index('<section id="stage-2">') :]
+    rows = re.findall(r'<tr data-agent="([^"]*)"><td class="rank">(\d)</td>', stage_two)
+    assert rows == [("keeper", "1"), ("reader", "2")]
+    assert "<th>Retained without recovery</th>" in stage_two
+    assert '<td class="kept">80.0%</td>' in stage_two
+    assert "100.0% (kept 10.0%)" in page  # the ledger's own table
 
 
 def test_the_plot_places_runs_means_and_intervals_on_the_axis() -> None:

@@ -154,3 +154,19 @@ def test_a_refactor_or_a_perturbation_not_applied_is_no_fault(tier90: Tier) -> N
     assert [(p.detected, p.repaired) for p in found] == [(None, None), (None, None)]
     repaired = assess(tier90, stale(), evidence(passed={"REP-1": True}))
     assert counts([*found, repaired]) == (1, 0, 1)
+
+
+def test_a_stale_note_with_no_note_to_make_stale_still_counts_as_a_fault(tier90: Tier) -> None:
+    """An agent that keeps nothing is charged the fault a notetaker is, never a smaller
+    denominator: reported as not applied, judged neither detected nor repaired."""
+    nothing = {
+        **stale(),
+        "applied": False,
+        "what": "not applied: the agent wrote no note",
+        "nothing_carried": True,
+    }
+    found = assess(tier90, nothing, evidence(passed={"REP-1": True}, shown={2: {"REP-1"}}))
+    assert (found.applied, found.detected, found.repaired) == (False, False, False)
+    regression = assess(tier90, {**nothing, "kind": "lost-work"}, evidence())
+    assert (regression.detected, regression.repaired) == (None, None)  # nothing lost: no fault
+    assert counts([found, regression]) == (1, 0, 0)

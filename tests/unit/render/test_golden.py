@@ -28,7 +28,7 @@ from specsnap.scorecard.delta import Delta, compare, find_snapshots, snapshot_of
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard
 from tests.support.markdown import assert_inert
-from tests.support.scorecards import HOSTILE_TEXT, fixture_card, hostile
+from tests.support.scorecards import HOSTILE_TEXT, fixture_card, hostile, recovered
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 RUN_URL = "https://github.example/octo/agent/actions/runs/9"
@@ -41,6 +41,7 @@ CARDS: dict[str, Callable[[], Scorecard]] = {
     "four-sessions": lambda: fixture_card("tier-4-seed-1"),
     "hostile": lambda: fixture_card("tier-2-seed-7", hostile),
     "stage-2": lambda: fixture_card("tier-2-seed-5-stage2"),
+    "stage-2-recovered": lambda: fixture_card("tier-2-seed-5-stage2", recovered),
 }
 
 

@@ -59,3 +59,14 @@ def test_an_amendment_is_on_its_tickets_from_the_session_it_is_announced_in() ->
     assert f"Amendment (announced in session {first.session}):" in after.text
     listing = answer(board_for(tier, 1, session=first.session, announced=True), "list").text
     assert f"(amended in session {first.session})" in listing
+
+
+def test_what_an_answer_told_the_agent_is_every_ticket_it_showed_or_listed(tier90: Tier) -> None:
+    board = board_for(tier90, 3, session=2, announced=True)
+    every = tuple(t.id for t in board.tickets)
+    assert answer(board, "list").read == every == ("UNIT-1", "REP-1")
+    assert answer(board, "show rep-1").read == ("REP-1",)
+    for nothing in ("show NOPE-9", "help", "delete UNIT-1"):
+        assert answer(board, nothing).read == ()
+    unannounced = board_for(tier90, 3, session=1, announced=False)
+    assert answer(unannounced, "list").read == ()

@@ -46,6 +46,7 @@ from specsnap.perturbations import (
     incomplete_reasons,
     perturb_before,
     recovered_requirements,
+    regression_planted,
     stage2_result,
     stage2_tier,
 )
@@ -301,7 +302,7 @@ def regrade(
     Stage II grades with the regression's checks in the gate, and assesses each perturbation
     against the graded commit and the tracker's logs (specsnap.perturbations)."""
     tier = run.tier
-    graded_tier = stage2_tier(tier) if run.stage == 2 else tier
+    graded_tier = stage2_tier(tier, regression_planted(run.run_dir)) if run.stage == 2 else tier
     grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)
     stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
     recovered = recovered_requirements(records) if run.stage == 2 else frozenset()

@@ -8,6 +8,8 @@ hidden checks in the gate):
 - the planted regression fails the visible tests it names;
 - its fix at the cause passes every baseline test, hidden checks included;
 - its special-cased fix passes the visible tests but fails a hidden check;
+- reverting the teammate's whole commit passes the visible tests but fails a check of the
+  wanted change the commit also made (`keeps`), which the fix at the cause keeps;
 - the refactor keeps the starter's behaviour, and git sees exactly the moves tier.yaml names;
 - after the refactor and the regression, the reference solution (aimed at the moved files) and
   the fix at the cause score 100% with the gate holding;
@@ -35,7 +37,7 @@ Submit = Callable[[Callable[[], Grade]], "Future[Grade]"]
 Step = Callable[[], None]
 
 #: What a built repository gets after its baseline: teammate commits, then patches on top.
-REGRESSION, REFACTOR = "regression", "refactor"
+REGRESSION, REFACTOR, REVERT = "regression", "refactor", "revert"
 
 
 def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check) -> list[Step]:
@@ -47,22 +49,23 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
     values = values_for(tier, seed)
     base = requirement_patches(tier, [])
     everything = requirement_patches(tier, [r.id for r in tier.requirements])[len(base) :]
-    graded_as = stage2_tier(tier)
 
     def graded(name: str, commits: list[str], patches: list[Path]) -> Future[Grade]:
         def work() -> Grade:
             repo = _build(tier, root / f"stage2-{name}", base, commits, patches, values)
-            return grade_repository(graded_as, repo, values)
+            return grade_repository(stage2_tier(tier, REGRESSION in commits), repo, values)
 
         return submit(work)
 
     planted = graded("regression", [REGRESSION], [])
     fixed = graded("root-cause", [REGRESSION], [regression.root_cause])
     special = graded("special-case", [REGRESSION], [regression.special_case])
+    reverted = graded("revert", [REGRESSION, REVERT], [])
     moved = graded("refactor", [REFACTOR], [])
     whole = graded("reference", [REFACTOR, REGRESSION], [*everything, regression.root_cause])
     caught = {f"visible/{t}" for t in regression.catches}
     checks = set(regression.hidden_tests)
+    keeps = set(regression.keeps)
 
     def planted_check() -> None:
         failing = _failing(planted.result())
@@ -90,6 +93,18 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
             + ("" if checks & failing else " — but passes every hidden check"),
         )
 
+    def revert_check() -> None:
+        failing = _failing(reverted.result())
+        kept = _failing(fixed.result()) & keeps
+        check(
+            not failing - keeps and bool(failing & keeps) and not kept,
+            "stage II: reverting the teammate's commit fails a check of the wanted change it "
+            "made, which the fix at the cause keeps"
+            + (f" — other failures {sorted(failing - keeps)}" if failing - keeps else "")
+            + ("" if failing & keeps else " — but the revert passes every check it keeps")
+            + (f" — the fix at the cause fails {sorted(kept)}" if kept else ""),
+        )
+
     def refactor_check() -> None:
         grade = moved.result()
         found = _renames(root / "stage2-refactor")
@@ -111,7 +126,14 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
             f"{passed}/{len(grade.passed_flags)}{_why(grade)}",
         )
 
-    return [planted_check, fixed_check, special_check, refactor_check, reference_check]
+    return [
+        planted_check,
+        fixed_check,
+        special_check,
+        revert_check,
+        refactor_check,
+        reference_check,
+    ]
 
 
 def stale_note_check(tier: Tier, seed: int, check: Check) -> None:
@@ -149,6 +171,10 @@ def _build(
     material = tier.stage2
     assert material is not None
     for name in commits:
+        if name == REVERT:  # what an agent that reverts the teammate's commit makes
+            own_git(repo, "update-index", "-q", "--refresh", check=False)
+            own_git(repo, "revert", "--no-edit", "HEAD", env=BASELINE_IDENTITY)
+            continue
         chosen = material.refactor if name == REFACTOR else material.regression
         commit_as_teammate(repo, rendered_patch(chosen.patch, values), chosen.message)
     # Our own repository, so git may read its files (in an agent's, SpecSnap never refreshes).

@@ -41,7 +41,9 @@ class Regression:
     """Stage II's planted regression: a teammate's commit that breaks baseline behaviour (the
     visible tests in `catches` fail), its fix at the cause, and a fix that only special-cases
     the failing input. `hidden_tests` tell the two fixes apart; in Stage II they join the
-    baseline of the regression gate."""
+    baseline of the regression gate. The same commit also makes a wanted change that the
+    hidden tests in `keeps` check: reverting the commit loses it, the fix at the cause keeps
+    it; they join the gate of a run the regression was planted in."""
 
     patch: Path
     message: str
@@ -49,6 +51,7 @@ class Regression:
     special_case: Path
     hidden_tests: tuple[str, ...]
     catches: tuple[str, ...]
+    keeps: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -251,10 +254,9 @@ def _stage2_problems(
             problem(f"stage2.regression.{key}", regression[key], f"a file inside {root}")
     if not (root / refactor["patch"]).is_file():
         problem("stage2.refactor.patch", refactor["patch"], f"a file inside {root}")
-    for j, node in enumerate(regression["hidden_tests"]):
-        _check_node(
-            root / data["grader"], node, f"stage2.regression.hidden_tests.{j}", seen, problem
-        )
+    for key in ("hidden_tests", "keeps"):
+        for j, node in enumerate(regression[key]):
+            _check_node(root / data["grader"], node, f"stage2.regression.{key}.{j}", seen, problem)
     starter = root / data["starter"]
     for j, node in enumerate(regression["catches"]):
         if not (starter / node.split("::", 1)[0]).is_file():
@@ -362,6 +364,7 @@ def _stage2(data: dict[str, Any], root: Path) -> Stage2Material:
             special_case=root / regression["special_case"],
             hidden_tests=tuple(regression["hidden_tests"]),
             catches=tuple(regression["catches"]),
+            keeps=tuple(regression["keeps"]),
         ),
         refactor=Refactor(
             patch=root / refactor["patch"],

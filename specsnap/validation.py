@@ -49,7 +49,7 @@ def validate_tier(
     Gradings run `workers` at a time (default: the number of CPUs, at least 2).
     """
     tier = load_tier(tier_ref)
-    graded_as = stage2_tier(tier)
+    graded_as = stage2_tier(tier, planted=False)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
     draws: dict[int, dict[str, Value]] = {}

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from specsnap.gitrepo import GitError, git
@@ -39,18 +40,28 @@ __all__ = [
     "perturb_before",
     "perturbation_records",
     "recovered_requirements",
+    "regression_planted",
     "stage2_result",
     "stage2_tier",
 ]
 
 
-def stage2_tier(tier: Tier) -> Tier:
+def stage2_tier(tier: Tier, planted: bool) -> Tier:
     """The tier as Stage II grades it: the planted regression's hidden checks join the
-    baseline, so a commit that fixes only the failing input fails the regression gate."""
+    baseline, so a commit that fixes only the failing input fails the regression gate; where
+    the regression was `planted`, so do the checks of the wanted change its commit also made
+    (`keeps`), so reverting the whole commit fails too."""
     if tier.stage2 is None:
         return tier
-    checks = tier.stage2.regression.hidden_tests
+    regression = tier.stage2.regression
+    checks = (*regression.hidden_tests, *(regression.keeps if planted else ()))
     return replace(tier, hidden_baseline=(*tier.hidden_baseline, *checks))
+
+
+def regression_planted(run_dir: Path) -> bool:
+    """Whether a teammate's commit planted the regression in this run."""
+    records = perturbation_records(run_dir)
+    return any(r["kind"] == "planted-regression" and r["applied"] for r in records)
 
 
 def stage2_result(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> StageTwo:

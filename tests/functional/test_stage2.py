@@ -30,6 +30,12 @@ def run(out: Path, agent: str, *options: str, seed: int = 3) -> tuple[int, dict[
     return proc.returncode, card(out)
 
 
+def tracked_read(run_dir: Path) -> list[str]:
+    """The tickets the tracker told the agent of in session 2 (the session record's log)."""
+    record = json.loads((run_dir / "sessions" / "2" / "session.json").read_text())
+    return list(record["tracker"]["tickets_read"])
+
+
 def only(document: dict[str, Any], kind: str) -> dict[str, Any]:
     (found,) = [p for p in document["stage2"]["perturbations"] if p["kind"] == kind]
     return found
@@ -59,7 +65,11 @@ def test_a_stale_note_drops_the_notetaker_below_pass_and_the_tracker_recovers(
     assert (recorded["param"], recorded["changes"][0]["count"]) == ("heavy_from", 1)
 
     code, tracked = run(tmp_path / "tracker", "tracker", "--perturb", "stale-note")
-    assert code == 0 and tracked["scores"]["net_retention"] == 1.0
+    assert tracked["scores"]["net_retention"] == 1.0
+    # It read every ticket in session 2, then wrote code: all it kept came from the tracker.
+    assert code == 1 and tracked["scores"]["retained_without_recovery"] == 0.0
+    assert {r["retention"] for r in tracked["requirements"]} == {"recovered"}
+    assert sorted(tracked_read(tmp_path / "tracker")) == ["REP-1", "UNIT-1"]
     stale = only(tracked, "stale-note")
     assert (stale["detected"], stale["repaired"]) == (True, True)
     use = tracked["sessions"][1]["tracker"]
@@ -88,7 +98,8 @@ def test_every_perturbation_between_the_sessions(tmp_path: Path) -> None:
     assert "test_stage2.py::test_fractional_weights_convert_exactly" in failing
 
     code, tracked = run(tmp_path / "tracker", "tracker")
-    assert code == 0 and tracked["scores"]["net_retention"] == 1.0
+    assert code == 1 and tracked["scores"]["net_retention"] == 1.0
+    assert tracked["scores"]["retained_without_recovery"] == 0.0
     stage2 = tracked["stage2"]
     assert (stage2["faults"], stage2["detected"], stage2["repaired"]) == (3, 3, 3)
     refactor = only(tracked, "teammate-refactor")
@@ -131,16 +142,21 @@ def fix_script(tmp_path: Path, fix: str) -> str:
     for path in folder.iterdir():
         path.chmod(0o644)
     # `git status` refreshes the index first, as it would after any checkout by another user.
+    steps = f"git apply --3way {folder}/reference.patch && git apply {folder}/fix.patch"
+    if fix == "revert":  # the teammate's commit is HEAD: session 1 was cut off before committing
+        steps = f"git revert --no-edit HEAD && git apply --3way {folder}/reference.patch"
     return (
         "if grep -q '^Continue' {prompt_file}; then git status -s >/dev/null && "
-        f"git apply --3way {folder}/reference.patch && git apply {folder}/fix.patch && "
+        f"{steps} && "
         "git add -A && git commit -qm 'Sprint, and the teammate regression fixed'; fi"
     )
 
 
-def test_a_root_cause_fix_passes_and_a_special_cased_fix_does_not(tmp_path: Path) -> None:
+def test_a_root_cause_fix_passes_and_a_special_cased_fix_or_a_revert_does_not(
+    tmp_path: Path,
+) -> None:
     results = {}
-    for fix in ("root", "special"):
+    for fix in ("root", "special", "revert"):
         command = fix_script(tmp_path / fix, fix)
         code, document = run(
             tmp_path / fix / "run",
@@ -166,6 +182,16 @@ def test_a_root_cause_fix_passes_and_a_special_cased_fix_does_not(tmp_path: Path
     assert "test_stage2.py::test_fractional_lines_keep_their_grams" in failing
     regression = only(special, "planted-regression")
     assert (regression["detected"], regression["repaired"]) == (True, False)
+
+    # Reverting the teammate's commit repairs the regression and loses the wanted change its
+    # commit also made: a habit, not a fix at the cause.
+    code, reverted = results["revert"]
+    assert code == 1 and reverted["scores"]["raw_retention"] == 1.0
+    assert reverted["scores"]["net_retention"] == 0.0
+    failing = {f["test"] for f in reverted["gate"]["baseline_failures"]}
+    assert failing == {"test_stage2.py::test_the_teammates_display_conversion_is_kept"}
+    regression = only(reverted, "planted-regression")
+    assert (regression["detected"], regression["repaired"]) == (True, True)
 
 
 TRY_TICKETS = (
@@ -253,3 +279,23 @@ def test_a_workspace_git_cannot_read_leaves_perturbations_unapplied_not_the_run_
     assert all(r["what"].startswith("not applied: ") for r in records)
     assert (run.sandbox / "units" / "convert.py").read_text() == "EDITED = True\n"
     assert perturb_before(run, 2) == records  # once per gap
+
+
+def test_cheap_habits_do_not_pass_stage_two(tmp_path: Path) -> None:
+    """Keeping nothing and reading every ticket after the cutoff recovers the sprint: it keeps
+    no more than the amnesiac without recovery, and does not PASS. Reverting the teammate's
+    commits on top of good notes repairs the regression and loses the wanted change."""
+    _, amnesiac = run(tmp_path / "amnesiac", "amnesiac")
+    _, reader = run(tmp_path / "reader", "amnesiac", "--agent-opt", "habits=read-every-ticket")
+    kept = reader["scores"]["retained_without_recovery"]
+    assert kept <= amnesiac["scores"]["retained_without_recovery"]
+    assert not reader["scores"]["pass"]
+    assert reader["sessions"][1]["tracker"]["consultations"] >= 3  # it read the whole tracker
+    recovered = {r["id"] for r in reader["requirements"] if r.get("retention") == "recovered"}
+    passed = {r["id"] for r in reader["requirements"] if r["passed"]}
+    assert recovered == passed and kept == 0.0  # it read every ticket, then wrote the code
+
+    _, reverter = run(tmp_path / "reverter", "notetaker", "--agent-opt", "habits=revert-teammates")
+    failing = {f["test"] for f in reverter["gate"]["baseline_failures"]}
+    assert "test_stage2.py::test_the_teammates_display_conversion_is_kept" in failing
+    assert reverter["scores"]["net_retention"] == 0.0 and not reverter["scores"]["pass"]

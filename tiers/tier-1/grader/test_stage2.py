@@ -19,3 +19,11 @@ def test_every_spelling_of_a_label_is_normalised(events, label, canonical):
 def test_canonical_labels_parse_as_they_are(events):
     ref = events.parse_seat_label("FLR-A-3")
     assert (ref.section, ref.row, ref.number) == ("FLR", "A", 3)
+
+
+def test_the_teammates_canonical_label_check_is_kept(subject):
+    """The same commit added the box office's canonical-label check: reverting it loses that."""
+    venues = subject.module("events.venues")
+    assert venues.is_canonical_label("FLR-B-12") is True
+    assert venues.is_canonical_label(" flr-b-12") is False
+    assert venues.is_canonical_label(12) is False

@@ -20,3 +20,12 @@ def test_whole_and_exact_cents_stay_as_they_are(subject):
     catalog = subject.module("catalog")
     assert catalog.round_money("3.10") == Decimal("3.10")
     assert catalog.round_money(7) == Decimal("7.00")
+
+
+def test_the_teammates_vat_rounding_is_kept(subject):
+    """The same commit added the VAT report's own rounding, halves to even: reverting the commit
+    loses it; the fix at the cause keeps it and rounds money half up again."""
+    units = subject.module("catalog.units")
+    assert units.round_vat("0.125") == Decimal("0.12")
+    assert units.round_vat("0.135") == Decimal("0.14")
+    assert units.round_vat(3) == Decimal("3.00")

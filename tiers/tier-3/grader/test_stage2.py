@@ -22,3 +22,12 @@ def test_the_period_index_follows_the_anchor(plans):
     anchor = date(2025, 1, 30)
     assert plans.period_index_on(anchor, plans.Interval.MONTH, date(2025, 3, 29)) == 1
     assert plans.period_index_on(anchor, plans.Interval.MONTH, date(2025, 3, 30)) == 2
+
+
+def test_the_teammates_days_left_is_kept(subject, plans):
+    """The same commit added the days left in a period: reverting it loses that."""
+    periods = subject.module("plans.periods")
+    january = plans.BillingPeriod(date(2025, 1, 1), date(2025, 2, 1))
+    assert periods.days_left(january, date(2025, 1, 30)) == 2
+    assert periods.days_left(january, date(2024, 12, 1)) == 31
+    assert periods.days_left(january, date(2025, 2, 1)) == 0

@@ -20,3 +20,12 @@ def test_a_busy_slot_right_before_the_window_leaves_it_free(calendar_core):
     free = calendar_core.subtract(window, [busy])
     assert len(free) == 1
     assert (free[0].start, free[0].end) == (datetime(2024, 3, 4, 10, 0), datetime(2024, 3, 4, 11, 0))
+
+
+def test_the_teammates_gap_between_slots_is_kept(subject, calendar_core):
+    """The same commit added the minutes between two slots: reverting it loses that."""
+    slots = subject.module("calendar_core.slots")
+    nine = calendar_core.TimeSlot(datetime(2024, 3, 4, 9, 0), datetime(2024, 3, 4, 9, 20))
+    ten = calendar_core.TimeSlot(datetime(2024, 3, 4, 9, 45), datetime(2024, 3, 4, 10, 0))
+    assert slots.gap_between(ten, nine) == 25
+    assert slots.gap_between(nine, nine) == 0

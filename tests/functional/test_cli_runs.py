@@ -124,7 +124,7 @@ def test_baseline_commit_is_deterministic_and_sandbox_is_clean(tmp_path: Path) -
 def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
     proc = specsnap("tiers", "validate", "tier-90", tiers=FIXTURE_TIERS)
     assert proc.returncode == 0, proc.stdout
-    assert "tier-90: 20 checks, valid" in proc.stdout
+    assert "tier-90: 21 checks, valid" in proc.stdout  # the revert check joined Stage II's
     assert "seed 0's reference graded for seed 2: fails the 1 requirement(s)" in proc.stdout
     unknown = specsnap(
         "run",

@@ -211,26 +211,61 @@ def await_stopped(pids: Callable[[], set[int]], limit_s: float = STOP_WAIT_S) ->
     one still ran after `limit_s` (a thread stuck in an uninterruptible call)."""
     deadline = time.monotonic() + limit_s
     while True:
-        if all(_all_threads_stopped(pid) for pid in pids()):
+        current = pids()
+        if all(_all_threads_stopped(pid, current) for pid in current):
             return True
         if time.monotonic() >= deadline:
             return False
         time.sleep(0.0002)
 
 
-def _all_threads_stopped(pid: int) -> bool:
+#: Where a thread that called vfork() waits (/proc/.../wchan) until its child execs or exits.
+VFORK_WAITS = frozenset({"kernel_clone", "_do_fork", "do_fork", "wait_for_vfork_done"})
+
+
+def _thread_state(pid: int, tid: str) -> bytes | None:
+    try:
+        with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
+            data = handle.read()
+    except OSError:
+        return None
+    return data[data.rindex(b")") + 2 :][:1]
+
+
+def _waits_for_stopped_vfork_child(pid: int, tid: str, pids: set[int]) -> bool:
+    """Whether thread `tid` of `pid` is blocked in vfork() on a child that is stopped: it cannot
+    return to user space (where its own SIGSTOP takes it) before that child execs or exits,
+    and the stopped child does neither, so the thread is as still as a stopped one."""
+    try:
+        with open(f"/proc/{pid}/task/{tid}/wchan") as handle:
+            if handle.read().strip() not in VFORK_WAITS:
+                return False
+    except OSError:
+        return False
+    for child in pids:
+        try:
+            with open(f"/proc/{child}/stat", "rb") as handle:
+                data = handle.read()
+        except OSError:
+            continue
+        fields = data[data.rindex(b")") + 2 :].split()
+        if int(fields[1]) == pid and fields[0] in (b"T", b"t"):
+            return True
+    return False
+
+
+def _all_threads_stopped(pid: int, pids: set[int] = frozenset()) -> bool:
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:
         return True  # gone
     for tid in tids:
-        try:
-            with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
-                data = handle.read()
-        except OSError:
+        state = _thread_state(pid, tid)
+        if state is None or state in (b"T", b"t", b"Z", b"X"):
             continue
-        if data[data.rindex(b")") + 2 :][:1] not in (b"T", b"t", b"Z", b"X"):
-            return False
+        if state == b"D" and _waits_for_stopped_vfork_child(pid, tid, pids):
+            continue
+        return False
     return True
 
 

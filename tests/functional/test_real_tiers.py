@@ -78,14 +78,17 @@ def test_following_only_the_original_sprint_loses_every_amended_requirement(
 
 def test_stage_ii_on_a_real_tier_is_recovered_by_the_tracker_control(tmp_path: Path) -> None:
     """Every perturbation on tier 2 (the one real-tier Stage II run in CI): the tracker control
-    follows the teammate's move, fixes the regression at its cause, and repairs its notes."""
+    follows the teammate's move, fixes the regression at its cause, and repairs its notes; every
+    requirement it delivers is recovered from the tracker, so it keeps nothing and does not pass."""
     out = tmp_path / "tracker"
     proc = specsnap(
         "run", "--tier", "2", "--agent", "tracker", "--seed", "5", "--stage", "2", "--out", str(out)
     )
-    assert proc.returncode == 0, proc.stderr + proc.stdout
+    assert proc.returncode == 1, proc.stderr + proc.stdout
     tracked = card(out)
     assert tracked["scores"]["net_retention"] == 1.0
+    assert tracked["scores"]["retained_without_recovery"] == 0.0
+    assert {r["retention"] for r in tracked["requirements"]} == {"recovered"}
     stage2 = tracked["stage2"]
     assert [p["applied"] for p in stage2["perturbations"]] == [True] * 4
     assert (stage2["faults"], stage2["detected"], stage2["repaired"]) == (3, 3, 3)

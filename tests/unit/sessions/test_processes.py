@@ -5,6 +5,7 @@ Real processes, really stopped and killed."""
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,6 +18,7 @@ import pytest
 from specsnap.identity import RunAs, python_for
 from specsnap.runs import lease_agent_account, release_agent_account
 from specsnap.sessions.processes import (
+    STOP_WAIT_S,
     SessionMarks,
     account_pids,
     end_account,
@@ -198,3 +200,41 @@ def test_without_an_account_the_marks_find_a_setsid_child_by_its_token(tmp_path:
     assert wait_for(lambda: state(pid) == "T")
     assert terminate(marks, grace_s=0.2).total == 1
     assert wait_for(lambda: not Path(f"/proc/{pid}").exists() or state(pid) == "Z")
+
+
+# A process whose child, made with vfork(), stops before it execs: the parent stays in the
+# kernel (state D) until the child execs or exits, so no signal can stop it.
+VFORK_STOPPED = r"""
+#include <signal.h>
+#include <unistd.h>
+int main(void) {
+    if (vfork() == 0) {
+        raise(SIGSTOP);
+        _exit(0);
+    }
+    for (;;) pause();
+}
+"""
+
+
+def test_a_parent_held_in_vfork_by_its_stopped_child_counts_as_frozen(tmp_path: Path) -> None:
+    """What an agent that starts a subprocess at the moment of its edit looks like to the
+    freeze (Python's subprocess uses vfork): the freeze returns at once, not after it gave up
+    waiting (STOP_WAIT_S), and the session still ends."""
+    compiler = shutil.which("cc")
+    if compiler is None:
+        pytest.skip("no C compiler (cc) to build the vfork program")
+    source, program = tmp_path / "vfork.c", tmp_path / "vfork"
+    source.write_text(VFORK_STOPPED)
+    subprocess.run([compiler, "-o", str(program), str(source)], check=True)
+    parent = start_as(None, [str(program)], {"SESSION_ID": "v"})
+    try:
+        assert wait_for(lambda: state(parent.pid) == "D")
+        marks = SessionMarks(pgid=parent.pid, token="v")
+        started = time.monotonic()
+        freeze(marks)
+        assert time.monotonic() - started < STOP_WAIT_S / 2
+        assert terminate(marks).total == 2
+    finally:
+        parent.kill()
+        parent.wait()

@@ -254,7 +254,7 @@ def _waits_for_stopped_vfork_child(pid: int, tid: str, pids: set[int]) -> bool:
     return False
 
 
-def _all_threads_stopped(pid: int, pids: set[int] = frozenset()) -> bool:
+def _all_threads_stopped(pid: int, pids: set[int]) -> bool:
     try:
         tids = os.listdir(f"/proc/{pid}/task")
     except OSError:

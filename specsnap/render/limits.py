@@ -15,7 +15,7 @@ COMMENT_MAX = 65536
 CHECK_SUMMARY_MAX = 65535
 CHECK_TEXT_MAX = 65535
 #: Check run annotations: at most 50 per create/update request; title 255 characters,
-#: message and raw_details 64 KB each.
+#: message and raw_details 64 KB each (bytes of UTF-8, not characters).
 ANNOTATIONS_PER_REQUEST = 50
 ANNOTATION_TITLE_MAX = 255
 ANNOTATION_MESSAGE_MAX = 64 * 1024
@@ -57,6 +57,20 @@ def truncate(text: str, limit: int, note: str) -> str:
     if not kept:  # one enormous first line: cut inside it
         return _cut(text, budget) + suffix
     return "".join(kept).rstrip("\n") + suffix
+
+
+def truncate_bytes(text: str, limit: int, note: str) -> str:
+    """`text` if its UTF-8 fits in `limit` bytes, else its longest whole-line prefix followed by
+    `note` (cut inside the first line if that alone is too long), within `limit` bytes."""
+    if len(text.encode()) <= limit:
+        return text
+    suffix = "\n\n" + note
+    budget = limit - len(suffix.encode())
+    if budget <= 0:
+        return note.encode()[:limit].decode(errors="ignore")
+    kept = text.encode()[:budget].decode(errors="ignore")  # never half a character
+    whole = kept.rpartition("\n")[0] if "\n" in kept else kept
+    return whole.rstrip("\n") + suffix
 
 
 def fit_blocks(head: str, blocks: Sequence[str], tail: str, limit: int, note: str) -> str:

@@ -266,15 +266,15 @@ def _collaborator_permission(req: Request) -> Response:
         if login.startswith("ghost"):
             return 404, {}, not_found()
         permission = "read" if not req.r.private else "none"
-    role = {"admin": "admin", "maintain": "maintain", "write": "write", "triage": "triage"}
+    # The legacy `permission` field folds the newer roles in: maintain reads as write,
+    # triage as read ("Get repository permissions for a user"); `role_name` keeps the role.
+    legacy = {"maintain": "write", "triage": "read"}
     return (
         200,
         {},
         {
-            "permission": permission
-            if permission in ("admin", "write", "read", "none")
-            else "write",
-            "role_name": role.get(permission, permission),
+            "permission": legacy.get(permission, permission),
+            "role_name": permission,
             "user": {"login": login, "id": 77, "type": "User"},
         },
     )

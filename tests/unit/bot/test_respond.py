@@ -18,7 +18,15 @@ REPO, HEAD = "octo/agent", "d" * 40
 def server() -> Iterator[GitHubServer]:
     with GitHubServer(lifetime=60) as gh:
         repo = gh.add_repo(REPO)
-        repo.collaborators.update({"maintainer": "admin", "dev": "write", "reader": "read"})
+        repo.collaborators.update(
+            {
+                "maintainer": "admin",
+                "dev": "write",
+                "reader": "read",
+                "keeper": "maintain",
+                "triager": "triage",
+            }
+        )
         gh.add_token("rw", write=True)
         gh.add_pull(REPO, 12, HEAD)
         yield gh
@@ -66,12 +74,13 @@ def test_a_writer_starts_a_run_with_a_reaction_and_a_linking_reply(server: GitHu
     assert "(https://ghe.example/octo/agent/actions/runs/77)" in reply["body"]
 
 
-def test_an_admin_may_start_too(server: GitHubServer) -> None:
-    event = event_for(server, "/specsnap run tier=1", "maintainer")
+@pytest.mark.parametrize("author", ["maintainer", "keeper"])
+def test_an_admin_or_a_maintainer_may_start_too(server: GitHubServer, author: str) -> None:
+    event = event_for(server, "/specsnap run tier=1", author)
     assert handle_comment(repo_of(server), event, lambda *a: None).outcome is Outcome.STARTED
 
 
-@pytest.mark.parametrize("author", ["reader", "stranger", "ghost-user"])
+@pytest.mark.parametrize("author", ["reader", "triager", "stranger", "ghost-user"])
 def test_others_get_a_polite_refusal_and_nothing_starts(server: GitHubServer, author: str) -> None:
     event = event_for(server, "/specsnap run tier=2", author)
     result = handle_comment(repo_of(server), event, lambda *a: pytest.fail("must not start"))

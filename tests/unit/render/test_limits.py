@@ -1,6 +1,14 @@
 from __future__ import annotations
 
-from specsnap.render.limits import batches, fit_blocks, github_length, truncate
+from specsnap.render.checks import Annotation
+from specsnap.render.limits import (
+    ANNOTATION_MESSAGE_MAX,
+    batches,
+    fit_blocks,
+    github_length,
+    truncate,
+    truncate_bytes,
+)
 
 
 def test_length_is_counted_in_utf16_units_like_github() -> None:
@@ -47,3 +55,22 @@ def test_batches_of_fifty() -> None:
     assert [len(g) for g in groups] == [50, 50, 20]
     assert [x for g in groups for x in g] == list(range(120))
     assert batches([], 50) == []
+
+
+def test_an_annotation_message_fits_githubs_64_kb_of_bytes_not_of_characters() -> None:
+    """64 KiB is a byte limit: 8,000 lines of "✅ step" (✅ is 3 bytes in UTF-8) fit it in UTF-16
+    units but not in bytes."""
+    message = "\n".join("✅ step" for _ in range(8_000))
+    assert github_length(message) < ANNOTATION_MESSAGE_MAX < len(message.encode())
+    annotation = Annotation(path="a.py", line=1, level="failure", title="t", message=message)
+    sent = annotation.as_api()["message"]
+    assert len(sent.encode()) <= ANNOTATION_MESSAGE_MAX
+    assert sent.endswith("(truncated)")
+    assert all(line == "✅ step" for line in sent.removesuffix("\n\n(truncated)").splitlines())
+
+
+def test_a_byte_cut_never_splits_a_character() -> None:
+    out = truncate_bytes("😀" * 100, 50, "NOTE")
+    assert len(out.encode()) <= 50 and out.endswith("NOTE")
+    assert set(out.removesuffix("\n\nNOTE")) == {"😀"}
+    assert truncate_bytes("fits", 50, "NOTE") == "fits"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from github import Auth, Github, GithubIntegration
 from github.Repository import Repository
+from github.WorkflowRun import WorkflowRun
 
 from specsnap.bot.command import RunCommand
 from specsnap.bot.heads import HeadLog, pin_head
@@ -85,4 +86,5 @@ class AppHandler:
             run = repo.get_workflow(self.config.workflow).create_dispatch(
                 repo.default_branch, inputs, throw=True, return_run_details=True
             )
-        return str(run.html_url) if run else None
+        # GHES 3.17-3.19 ignore return_run_details: 204, no body, and PyGithub hands back True.
+        return str(run.html_url) if isinstance(run, WorkflowRun) else None

@@ -293,7 +293,7 @@ def _dispatch_workflow(req: Request) -> Response:
     if not body.get("ref"):
         return _invalid("Workflow", "ref", "ref is required")
     req.r.dispatches.append({"workflow": req.params["workflow"], **body})
-    if body.get("return_run_details"):
+    if body.get("return_run_details") and req.server.run_details:
         run_id = req.server.new_id()
         full = req.r.full_name
         return (

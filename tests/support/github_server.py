@@ -81,6 +81,9 @@ class GitHubServer:
         self.tokens: dict[str, Json] = {}  # token -> {"login", "write", "installation"}
         self.app: Json | None = None  # {"id", "public_key"} for GitHub App JWTs
         self.faults: list[Fault] = []
+        #: Whether workflow dispatch answers `return_run_details` (GitHub and GHES 3.20+) or
+        #: ignores it with 204 and no body, as GHES 3.17-3.19 do.
+        self.run_details = True
         self.requests: list[Recorded] = []
         self._ids = itertools.count(1001)
         self._lock = threading.Lock()

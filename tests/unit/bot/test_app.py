@@ -125,6 +125,19 @@ def test_a_signed_command_is_answered_at_once_then_dispatched_and_linked(github,
     assert health.json()["status"] == "ok" and health.json()["workers"] == 2
 
 
+def test_on_ghes_without_run_details_the_reply_still_comes(github, receiver) -> None:
+    """GHES 3.17-3.19 answer a dispatch that asks for run details with 204 and no body: the
+    run starts, and the reply points at the workflow instead of a run."""
+    github.run_details = False
+    answer = deliver(receiver, comment(github, "/specsnap run tier=3 seed=5"))
+    assert answer.status_code == 202
+    eventually(lambda: len(github.repos[REPO].comments) == 2)
+    reply = list(github.repos[REPO].comments.values())[-1]
+    assert reply["user"]["login"] == "specsnap[bot]"
+    assert "follow it in the SpecSnap workflow" in reply["body"]
+    assert [r["content"] for r in github.repos[REPO].reactions] == ["rocket"]
+
+
 def test_the_commit_is_the_head_when_the_command_was_written(github, receiver) -> None:
     """The maintainer saw REVIEWED and commented; the author pushed PUSHED_LATER before the bot
     got to the comment. REVIEWED is what runs."""

@@ -19,7 +19,7 @@ from specsnap.render.limits import (
     CHECK_SUMMARY_MAX,
     CHECK_TEXT_MAX,
     truncate,
-    truncate_bytes,
+    utf8_length,
 )
 from specsnap.render.markdown import render_markdown
 from specsnap.render.markup import code, inert
@@ -50,7 +50,9 @@ class Annotation:
             "end_line": self.line,
             "annotation_level": self.level,
             "title": truncate(self.title, ANNOTATION_TITLE_MAX, "…"),
-            "message": truncate_bytes(self.message, ANNOTATION_MESSAGE_MAX, "(truncated)"),
+            "message": truncate(
+                self.message, ANNOTATION_MESSAGE_MAX, "(truncated)", measure=utf8_length
+            ),
         }
 
 

@@ -6,7 +6,7 @@ two, so a body that fits here fits there.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 #: Issue and pull-request comment body ("maximum is 65536 characters").
@@ -35,42 +35,36 @@ def github_length(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
 
-def truncate(text: str, limit: int, note: str) -> str:
-    """`text` if it fits in `limit`, else its longest whole-line prefix followed by `note`.
+def utf8_length(text: str) -> int:
+    """Length in bytes of UTF-8, GitHub's measure for annotation messages."""
+    return len(text.encode())
+
+
+def truncate(
+    text: str, limit: int, note: str, measure: Callable[[str], int] = github_length
+) -> str:
+    """`text` if it fits in `limit`, else its longest whole-line prefix followed by `note`;
+    lengths by `measure` (UTF-16 units unless told otherwise).
 
     The note is always visible in the result, so a reader knows something was left out.
     """
-    if github_length(text) <= limit:
+    if measure(text) <= limit:
         return text
     suffix = "\n\n" + note
-    budget = limit - github_length(suffix)
+    budget = limit - measure(suffix)
     if budget <= 0:
-        return _cut(note, limit)
+        return _cut(note, limit, measure)
     kept: list[str] = []
     used = 0
     for line in text.splitlines(keepends=True):
-        size = github_length(line)
+        size = measure(line)
         if used + size > budget:
             break
         kept.append(line)
         used += size
     if not kept:  # one enormous first line: cut inside it
-        return _cut(text, budget) + suffix
+        return _cut(text, budget, measure) + suffix
     return "".join(kept).rstrip("\n") + suffix
-
-
-def truncate_bytes(text: str, limit: int, note: str) -> str:
-    """`text` if its UTF-8 fits in `limit` bytes, else its longest whole-line prefix followed by
-    `note` (cut inside the first line if that alone is too long), within `limit` bytes."""
-    if len(text.encode()) <= limit:
-        return text
-    suffix = "\n\n" + note
-    budget = limit - len(suffix.encode())
-    if budget <= 0:
-        return note.encode()[:limit].decode(errors="ignore")
-    kept = text.encode()[:budget].decode(errors="ignore")  # never half a character
-    whole = kept.rpartition("\n")[0] if "\n" in kept else kept
-    return whole.rstrip("\n") + suffix
 
 
 def fit_blocks(head: str, blocks: Sequence[str], tail: str, limit: int, note: str) -> str:
@@ -99,11 +93,11 @@ def batches(items: Sequence[T], size: int) -> list[tuple[T, ...]]:
     return [tuple(items[i : i + size]) for i in range(0, len(items), size)]
 
 
-def _cut(text: str, limit: int) -> str:
+def _cut(text: str, limit: int, measure: Callable[[str], int]) -> str:
     out: list[str] = []
     used = 0
     for char in text:
-        size = github_length(char)
+        size = measure(char)
         if used + size > limit:
             break
         out.append(char)

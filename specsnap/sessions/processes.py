@@ -59,15 +59,21 @@ class Ended:
     escaped: int
 
 
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, pgrp, session) of `pid` from /proc, or None if it is gone."""
+def _stat_fields(path: str) -> list[bytes] | None:
+    """The fields of a /proc `stat` file after the name (state, ppid, pgrp, session, ...), or
+    None if the process or thread is gone."""
     try:
-        with open(f"/proc/{pid}/stat", "rb") as handle:
+        with open(path, "rb") as handle:
             data = handle.read()
     except OSError:
         return None
-    fields = data[data.rindex(b")") + 2 :].split()  # the name in (...) may hold spaces
-    return fields[0].decode(), int(fields[2]), int(fields[3])
+    return data[data.rindex(b")") + 2 :].split()  # the name in (...) may hold spaces
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, pgrp, session) of `pid` from /proc, or None if it is gone."""
+    fields = _stat_fields(f"/proc/{pid}/stat")
+    return None if fields is None else (fields[0].decode(), int(fields[2]), int(fields[3]))
 
 
 def _has_token(pid: int, entry: bytes) -> bool:
@@ -223,15 +229,6 @@ def await_stopped(pids: Callable[[], set[int]], limit_s: float = STOP_WAIT_S) ->
 VFORK_WAITS = frozenset({"kernel_clone", "_do_fork", "do_fork", "wait_for_vfork_done"})
 
 
-def _thread_state(pid: int, tid: str) -> bytes | None:
-    try:
-        with open(f"/proc/{pid}/task/{tid}/stat", "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    return data[data.rindex(b")") + 2 :][:1]
-
-
 def _waits_for_stopped_vfork_child(pid: int, tid: str, pids: set[int]) -> bool:
     """Whether thread `tid` of `pid` is blocked in vfork() on a child that is stopped: it cannot
     return to user space (where its own SIGSTOP takes it) before that child execs or exits,
@@ -243,13 +240,8 @@ def _waits_for_stopped_vfork_child(pid: int, tid: str, pids: set[int]) -> bool:
     except OSError:
         return False
     for child in pids:
-        try:
-            with open(f"/proc/{child}/stat", "rb") as handle:
-                data = handle.read()
-        except OSError:
-            continue
-        fields = data[data.rindex(b")") + 2 :].split()
-        if int(fields[1]) == pid and fields[0] in (b"T", b"t"):
+        fields = _stat_fields(f"/proc/{child}/stat")
+        if fields is not None and int(fields[1]) == pid and fields[0] in (b"T", b"t"):
             return True
     return False
 
@@ -260,7 +252,8 @@ def _all_threads_stopped(pid: int, pids: set[int]) -> bool:
     except OSError:
         return True  # gone
     for tid in tids:
-        state = _thread_state(pid, tid)
+        fields = _stat_fields(f"/proc/{pid}/task/{tid}/stat")
+        state = None if fields is None else fields[0]
         if state is None or state in (b"T", b"t", b"Z", b"X"):
             continue
         if state == b"D" and _waits_for_stopped_vfork_child(pid, tid, pids):

@@ -7,7 +7,7 @@ from specsnap.render.limits import (
     fit_blocks,
     github_length,
     truncate,
-    truncate_bytes,
+    utf8_length,
 )
 
 
@@ -70,7 +70,7 @@ def test_an_annotation_message_fits_githubs_64_kb_of_bytes_not_of_characters() -
 
 
 def test_a_byte_cut_never_splits_a_character() -> None:
-    out = truncate_bytes("😀" * 100, 50, "NOTE")
+    out = truncate("😀" * 100, 50, "NOTE", measure=utf8_length)
     assert len(out.encode()) <= 50 and out.endswith("NOTE")
     assert set(out.removesuffix("\n\nNOTE")) == {"😀"}
-    assert truncate_bytes("fits", 50, "NOTE") == "fits"
+    assert truncate("fits", 50, "NOTE", measure=utf8_length) == "fits"

@@ -37,6 +37,11 @@ class Param:
     name: str
     choices: tuple[Value, ...]
     doc: str = ""
+    kind: str = "behaviour"  # or "name": aliases meet every draw of it at once
+
+    @property
+    def is_name(self) -> bool:
+        return self.kind == "name"
 
 
 def param_from_spec(name: str, spec: Mapping[str, Any]) -> Param:
@@ -46,7 +51,7 @@ def param_from_spec(name: str, spec: Mapping[str, Any]) -> Param:
     else:
         low, high = spec["range"]
         choices = tuple(range(low, high + 1, spec.get("step", 1)))
-    return Param(name, choices, spec.get("doc", ""))
+    return Param(name, choices, spec.get("doc", ""), spec.get("kind", "behaviour"))
 
 
 def draw(tier: Tier, seed: int) -> dict[str, Value]:

@@ -26,3 +26,9 @@ def image(engine: None, tmp_path_factory: pytest.TempPathFactory) -> str:
 def bot_image(image: str, tmp_path_factory: pytest.TempPathFactory) -> str:
     """The bot's image, on the layers the Action's cold build made."""
     return docker_engine.bot_image(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def fresh_machine(image: str, tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh Debian machine with Python and git only, on the layers the Action's build made."""
+    return docker_engine.fresh_machine_image(tmp_path_factory)

@@ -33,6 +33,7 @@ LOCAL_BASE_IMAGE = "specsnap-base:bookworm-slim"  # scripts/build-base-image.sh 
 BASE_IMAGE = os.environ.get("SPECSNAP_BASE_IMAGE", LOCAL_BASE_IMAGE)
 IMAGE = "specsnap-action:test"
 BOT_IMAGE = "specsnap-bot:test"
+FRESH_IMAGE = "specsnap-fresh-machine:test"
 PREBUILT = os.environ.get("SPECSNAP_ACTION_IMAGE", "")
 
 
@@ -167,6 +168,16 @@ def bot_image(tmp_path_factory: pytest.TempPathFactory) -> str:
             _build("bot", BOT_IMAGE, "build of the bot image on the Action's layers")
             (shared / "bot-image").touch()
     return BOT_IMAGE
+
+
+def fresh_machine_image(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """A fresh Debian machine as the README assumes one (Python 3.11, git, nothing of SpecSnap's):
+    the Dockerfile's `system` stage, on the layers the Action's cold build just made."""
+    with shared_state(tmp_path_factory) as shared:
+        if not (shared / "fresh-image").exists():
+            _build("system", FRESH_IMAGE, "build of a fresh Debian machine")
+            (shared / "fresh-image").touch()
+    return FRESH_IMAGE
 
 
 def docker_logs(name: str) -> str:

@@ -58,6 +58,7 @@ class InstallationTokens:
         self._lock = threading.Lock()
 
     def get(self, installation_id: int) -> str:
+        """A token with more than `margin` left, minted when the cached one has not."""
         with self._lock:
             cached = self._tokens.get(installation_id)
             if cached is None or cached[1] - self._margin <= self._clock():
@@ -68,7 +69,8 @@ class InstallationTokens:
     def drop(self, installation_id: int, token: str) -> None:
         """Forget `token` (GitHub rejected it), unless another one has replaced it already."""
         with self._lock:
-            if self._tokens.get(installation_id, ("", None))[0] == token:
+            cached = self._tokens.get(installation_id)
+            if cached is not None and cached[0] == token:
                 del self._tokens[installation_id]
 
 

@@ -4,7 +4,9 @@
 (specsnap.bot.service), with `GET /healthz` for the container's health check. Configuration
 comes from the environment, so no secret appears on a command line: SPECSNAP_APP_ID,
 SPECSNAP_APP_PRIVATE_KEY_FILE (PEM), SPECSNAP_WEBHOOK_SECRET, GITHUB_API_URL (GitHub Enterprise;
-default GitHub.com) and SPECSNAP_WORKFLOW (default specsnap.yml). Put it behind a
+default GitHub.com) and SPECSNAP_WORKFLOW (default specsnap.yml); the data directory, where the
+record of seen deliveries outlives a restart, is `--data-dir` or SPECSNAP_BOT_DATA_DIR (without
+one the record is kept in memory). Put it behind a
 TLS-terminating reverse proxy; it listens on loopback unless told otherwise. How to deploy it:
 docs/bot.md.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import sqlite3
 import threading
 import urllib.error
 import urllib.request
@@ -27,11 +30,13 @@ import click
 from specsnap.bot.app import AppConfig, AppHandler
 from specsnap.bot.heads import HeadLog
 from specsnap.bot.manifest import app_manifest
+from specsnap.bot.replays import ReplayGuard
 from specsnap.bot.service import BotService
 from specsnap.bot.webhook import HEALTH_PATH, make_app
 
 DEFAULT_API_URL = "https://api.github.com"
 PORT_ENV = "SPECSNAP_BOT_PORT"
+DATA_DIR_ENV = "SPECSNAP_BOT_DATA_DIR"
 
 
 def config_from_env(env: dict[str, str]) -> AppConfig:
@@ -73,13 +78,31 @@ class QuietHandler(WSGIRequestHandler):
         click.echo(f"specsnap bot: {format % args}", err=True)
 
 
+def open_replay_guard(data_dir: Path | None) -> ReplayGuard:
+    """The record of seen deliveries in `data_dir` (created if missing), or in memory without
+    one; a UsageError when the directory cannot be written."""
+    if data_dir is None:
+        return ReplayGuard()
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+        if not os.access(data_dir, os.W_OK | os.X_OK):
+            raise PermissionError("not writable by this account")
+        return ReplayGuard.in_directory(data_dir)
+    except (OSError, sqlite3.Error) as exc:
+        raise click.UsageError(
+            f"cannot keep the record of deliveries in the data directory {data_dir}: {exc}; "
+            f"give --data-dir (or {DATA_DIR_ENV}) a directory the bot's account may write"
+        ) from None
+
+
 def build_receiver(
-    config: AppConfig, host: str, port: int, workers: int = 4
+    config: AppConfig, host: str, port: int, workers: int = 4, data_dir: Path | None = None
 ) -> tuple[ThreadingServer, BotService]:
     """The receiver's HTTP server (bound, not yet serving) and its service (not yet started)."""
     heads = HeadLog()
-    service = BotService(AppHandler(config, heads), heads, workers=workers)
-    app = make_app(config.webhook_secret, service.receive, health=service.health)
+    guard = open_replay_guard(data_dir)
+    service = BotService(AppHandler(config, heads), heads, workers=workers, guard=guard)
+    app = make_app(config.webhook_secret, service.receive, health=service.health, guard=guard)
     server = make_server(host, port, app, server_class=ThreadingServer, handler_class=QuietHandler)
     return server, service
 
@@ -93,9 +116,22 @@ def main() -> None:
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on.")
 @click.option("--port", default=8080, show_default=True, envvar=PORT_ENV, help="Port to listen on.")
 @click.option("--workers", default=4, show_default=True, help="Threads doing the API work.")
-def serve(host: str, port: int, workers: int) -> None:
+@click.option(
+    "--data-dir",
+    envvar=DATA_DIR_ENV,
+    type=click.Path(file_okay=False, path_type=Path),
+    help="Where the record of seen deliveries outlives a restart (default: memory only).",
+)
+def serve(host: str, port: int, workers: int, data_dir: Path | None) -> None:
     """Receive webhook deliveries until stopped (SIGTERM or SIGINT finish the queued work)."""
-    server, service = build_receiver(config_from_env(dict(os.environ)), host, port, workers)
+    config = config_from_env(dict(os.environ))
+    server, service = build_receiver(config, host, port, workers, data_dir)
+    if data_dir is None:
+        click.echo(
+            f"specsnap bot: no --data-dir or {DATA_DIR_ENV}: replays are refused only until "
+            "the service restarts",
+            err=True,
+        )
 
     def stop(signum: int, frame: FrameType | None) -> None:
         # shutdown() waits for serve_forever() to return, so it cannot run on its thread.

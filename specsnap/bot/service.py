@@ -6,8 +6,11 @@ receiver only checks the delivery (signature, freshness, replay: specsnap.bot.we
 it: a `pull_request` delivery updates the record of heads there and then (it must be in place
 before any later comment is handled), an `issue_comment` that may hold a command is queued for a
 pool of worker threads, anything else is acknowledged and dropped. A full queue answers 503, so
-GitHub shows the delivery as failed and a maintainer can redeliver it. `health()` is what
-`GET /healthz` reports.
+GitHub shows the delivery as failed and a maintainer can redeliver it. Each delivery is settled
+in the replay guard (specsnap.bot.replays) once its fate is known: completed when answered
+without queueing or when its worker finished, released when it was answered 503 or its worker
+raised, so that *Redeliver* (the same delivery id) is processed then and refused after.
+`health()` is what `GET /healthz` reports.
 """
 
 from __future__ import annotations
@@ -20,10 +23,12 @@ from dataclasses import dataclass
 from typing import Any, TextIO
 
 from specsnap.bot.heads import HeadLog
+from specsnap.bot.replays import ReplayGuard
 from specsnap.bot.respond import comment_event
 from specsnap.bot.webhook import Delivery
 
-#: Does the API work for one queued delivery; returns what happened, for the log.
+#: Does the API work for one queued delivery; returns what happened, for the log, or raises
+#: when the work could not be done (the delivery may then be redelivered).
 Worker = Callable[[Delivery], str]
 
 
@@ -46,7 +51,8 @@ class Health:
 
 
 class BotService:
-    """Sorts verified deliveries; `workers` threads run `work` on the queued comments."""
+    """Sorts verified deliveries; `workers` threads run `work` on the queued comments. `guard`
+    is the one the receiver claims deliveries in (specsnap.bot.webhook.make_app)."""
 
     def __init__(
         self,
@@ -56,9 +62,11 @@ class BotService:
         workers: int = 4,
         capacity: int = 1000,
         log: TextIO | None = None,
+        guard: ReplayGuard | None = None,
     ) -> None:
         self._work = work
         self.heads = heads
+        self.guard = guard or ReplayGuard()
         self._queue: queue.Queue[Delivery | None] = queue.Queue(maxsize=capacity)
         self._threads = [
             threading.Thread(target=self._serve, name=f"specsnap-bot-{n}", daemon=True)
@@ -82,6 +90,19 @@ class BotService:
 
     def receive(self, delivery: Delivery) -> tuple[int, str]:
         """The answer to a verified delivery (HTTP status, short text), given at once."""
+        answer = self._answer_at_once(delivery)
+        if answer is not None:
+            self.guard.complete(delivery.delivery_id)
+            return answer
+        try:
+            self._queue.put_nowait(delivery)
+        except queue.Full:
+            self.guard.release(delivery.delivery_id)
+            return 503, "busy: too many deliveries waiting; redeliver this one later"
+        return 202, "queued"
+
+    def _answer_at_once(self, delivery: Delivery) -> tuple[int, str] | None:
+        """The answer to a delivery that needs no worker; None for a comment to queue."""
         if delivery.event == "ping":
             return 200, "pong"
         if delivery.event == "pull_request":
@@ -89,11 +110,7 @@ class BotService:
             return 202, "head recorded" if recorded else "ignored pull_request"
         if delivery.event != "issue_comment" or comment_event(delivery.payload) is None:
             return 202, f"ignored {delivery.event}"
-        try:
-            self._queue.put_nowait(delivery)
-        except queue.Full:
-            return 503, "busy: too many deliveries waiting; redeliver this one later"
-        return 202, "queued"
+        return None
 
     def health(self) -> Health:
         alive = sum(thread.is_alive() for thread in self._threads)
@@ -106,8 +123,10 @@ class BotService:
             try:
                 outcome = self._work(delivery)
             except Exception as exc:  # one bad delivery must not stop the worker
+                self.guard.release(delivery.delivery_id)
                 self._note(delivery, f"failed: {type(exc).__name__}: {exc}", failed=True)
             else:
+                self.guard.complete(delivery.delivery_id)
                 self._note(delivery, outcome, failed=False)
 
     def _note(self, delivery: Delivery, outcome: str, *, failed: bool) -> None:

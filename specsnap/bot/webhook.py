@@ -4,10 +4,14 @@ Every delivery must carry `X-Hub-Signature-256: sha256=<HMAC-SHA256 of the raw b
 App's webhook secret, compared in constant time. GitHub signs no timestamp, so freshness is judged
 from the signed payload itself: an `issue_comment` delivery whose comment was created or edited
 longer ago than `max_age` is stale (a replay, or a redelivery long after the fact) and refused;
-a delivery id seen before is refused as a replay. Deliveries the bot does not act on are
-acknowledged (202) and dropped.
+a delivery id already handled or still in flight is refused as a replay, and so is a comment
+(its signed `comment.id` and `updated_at`) already received under another delivery id
+(specsnap.bot.replays). Deliveries the bot does not act on are acknowledged (202) and dropped.
+A delivery the handler fails on (it raises) is released, so that a redelivery is processed; the
+handler settles the others (specsnap.bot.service).
 
-Status codes: 401 unsigned or wrong signature; 400 malformed or stale; 409 replayed; 413 too
+Status codes: 401 unsigned or wrong signature; 400 malformed or stale; 409 replayed (the same
+delivery id, or the same comment under a new one: GitHub shows it failed, as it should); 413 too
 large; 405 neither a POST nor the health check; then whatever the handler answers (202 queued or
 ignored, 200 handled, 503 busy). `GET /healthz` answers the service's health as JSON: 200 when
 healthy, 503 when not.
@@ -18,12 +22,12 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
+
+from specsnap.bot.replays import MARGIN, ReplayGuard, comment_key
 
 #: GitHub caps webhook payloads at 25 MB.
 MAX_BODY = 25 * 1024 * 1024
@@ -56,24 +60,6 @@ class Rejected(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
-
-
-class ReplayGuard:
-    """Remembers the last `size` delivery ids; a second delivery with one of them is a replay."""
-
-    def __init__(self, size: int = 10_000) -> None:
-        self._seen: OrderedDict[str, None] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def first_time(self, delivery_id: str) -> bool:
-        with self._lock:
-            if delivery_id in self._seen:
-                return False
-            self._seen[delivery_id] = None
-            if len(self._seen) > self._size:
-                self._seen.popitem(last=False)
-            return True
 
 
 def event_time(event: str, payload: Mapping[str, Any]) -> datetime | None:
@@ -116,8 +102,9 @@ def accept(
         raise Rejected(400, "the event's timestamp is not ISO 8601") from None
     if happened is not None and now - happened > max_age:
         raise Rejected(400, f"stale delivery: the event happened {now - happened} ago")
-    if not guard.first_time(delivery_id):
-        raise Rejected(409, f"delivery {delivery_id} was already received")
+    refusal = guard.claim(delivery_id, comment_key(event, payload), now)
+    if refusal is not None:
+        raise Rejected(409, refusal)
     return Delivery(event, delivery_id, payload)
 
 
@@ -156,10 +143,11 @@ def make_app(
     health: Callable[[], HealthReport] | None = None,
 ) -> Callable[[dict[str, Any], StartResponse], Iterable[bytes]]:
     """A WSGI application receiving deliveries at any path (and, given `health`, answering
-    `GET /healthz`); refuses to start without a secret."""
+    `GET /healthz`); refuses to start without a secret. `handler` settles each delivery it is
+    given in `guard` (completes or releases it)."""
     if not secret:
         raise ValueError("a webhook secret is required: unsigned deliveries are never accepted")
-    replay_guard = guard or ReplayGuard()
+    replay_guard = guard or ReplayGuard(retention=max_age + MARGIN)
 
     def app(environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
         def answer(status: int, text: str, kind: str = "text/plain") -> list[bytes]:
@@ -196,7 +184,11 @@ def make_app(
             )
         except Rejected as exc:
             return answer(exc.status, exc.reason)
-        status, text = handler(delivery)
+        try:
+            status, text = handler(delivery)
+        except BaseException:
+            replay_guard.release(delivery.delivery_id)
+            raise
         return answer(status, text)
 
     return app

@@ -9,7 +9,9 @@ import json
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 import requests
@@ -17,8 +19,10 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import rsa
 
 from specsnap.bot.__main__ import build_receiver
-from specsnap.bot.app import AppConfig
-from specsnap.bot.webhook import signature
+from specsnap.bot.app import AppConfig, AppHandler
+from specsnap.bot.heads import HeadLog
+from specsnap.bot.webhook import Delivery, signature
+from specsnap.publish.github import PublishError
 from tests.support.bot_events import comment_event
 from tests.support.github_server import GitHubServer
 
@@ -186,3 +190,84 @@ def test_pings_and_other_events_are_acknowledged(github, receiver) -> None:
     other = deliver(receiver, {"action": "closed"}, delivery="d4", event="pull_request")
     assert other.status_code == 202 and other.text.strip() == "ignored pull_request"
     assert requests.get(receiver + "elsewhere", timeout=10).status_code == 405
+
+
+@contextmanager
+def serving(github: GitHubServer, data_dir: Path | None = None) -> Iterator[str]:
+    """A receiver as `receiver` starts it, with its record of deliveries in `data_dir`."""
+    config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
+    server, service = build_receiver(config, "127.0.0.1", 0, workers=2, data_dir=data_dir)
+    service.start()
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        service.stop(timeout=10)
+
+
+def test_a_captured_body_under_a_new_delivery_id_starts_nothing(github, receiver) -> None:
+    """Today the replay guard knew only delivery ids: the same signed comment under a new id
+    started a second run."""
+    payload = comment(github, "/specsnap run tier=2")
+    assert deliver(receiver, payload, delivery="d1").status_code == 202
+    eventually(lambda: github.repos[REPO].dispatches)
+    replay = deliver(receiver, payload, delivery="d-new")
+    assert replay.status_code == 409 and "already received in delivery d1" in replay.text
+    time.sleep(0.5)  # a second dispatch, were there one, would have come by now
+    assert len(github.repos[REPO].dispatches) == 1
+
+
+def test_a_failed_delivery_redelivered_is_processed_once(github, receiver) -> None:
+    """The evaluation workflow is missing at first, so the worker fails; once it is back,
+    *Redeliver* (the same id) dispatches, and a second *Redeliver* is refused. Today both
+    redeliveries got 409 and nothing ever ran."""
+    workflow = github.repos[REPO].workflows.pop("specsnap.yml")
+    payload = comment(github, "/specsnap run tier=2")
+    assert deliver(receiver, payload, delivery="d1").status_code == 202
+    eventually(lambda: requests.get(receiver + "healthz", timeout=10).json()["failed"] == 1)
+    github.repos[REPO].workflows["specsnap.yml"] = workflow
+    assert deliver(receiver, payload, delivery="d1").status_code == 202
+    eventually(lambda: requests.get(receiver + "healthz", timeout=10).json()["handled"] == 1)
+    assert deliver(receiver, payload, delivery="d1").status_code == 409
+    assert len(github.repos[REPO].dispatches) == 1
+
+
+def test_a_restarted_receiver_refuses_a_replay(github, tmp_path) -> None:
+    """A new server and service over the same data directory still know the delivery and the
+    comment; today the record was lost with the process."""
+    payload = comment(github, "/specsnap run tier=2")
+    with serving(github, tmp_path / "data") as url:
+        assert deliver(url, payload, delivery="d1").status_code == 202
+        eventually(lambda: requests.get(url + "healthz", timeout=10).json()["handled"] == 1)
+    with serving(github, tmp_path / "data") as url:
+        assert deliver(url, payload, delivery="d1").status_code == 409
+        assert deliver(url, payload, delivery="d2").status_code == 409
+    assert len(github.repos[REPO].dispatches) == 1
+
+
+def test_an_installation_token_is_minted_once_and_refreshed_before_it_expires(github) -> None:
+    """Today every delivery minted a token."""
+    config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
+    now = [datetime.now(UTC)]
+    handler = AppHandler(config, HeadLog(), clock=lambda: now[0])
+    minted = lambda: len(github.calls("POST", r"^/app/installations/31/access_tokens$"))  # noqa: E731
+    for number in (1, 2):
+        assert handler(Delivery("issue_comment", f"d{number}", comment(github, "/specsnap help")))
+    assert minted() == 1
+    now[0] += timedelta(minutes=56)  # the hour's token has less than 5 minutes left
+    handler(Delivery("issue_comment", "d3", comment(github, "/specsnap help")))
+    assert minted() == 2
+
+
+def test_a_token_github_rejects_is_dropped(github) -> None:
+    config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
+    handler = AppHandler(config, HeadLog())
+    handler(Delivery("issue_comment", "d1", comment(github, "/specsnap help")))
+    github.tokens.pop("ghs_installation31")  # revoked, say
+    with pytest.raises(PublishError, match="401"):
+        handler(Delivery("issue_comment", "d2", comment(github, "/specsnap help")))
+    assert handler(Delivery("issue_comment", "d3", comment(github, "/specsnap help"))) == "help"
+    assert len(github.calls("POST", r"^/app/installations/31/access_tokens$")) == 2

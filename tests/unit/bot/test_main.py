@@ -7,7 +7,7 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from specsnap.bot.__main__ import config_from_env, main
+from specsnap.bot.__main__ import config_from_env, main, open_replay_guard
 
 
 def test_every_missing_setting_is_named_at_once() -> None:
@@ -69,3 +69,27 @@ def test_the_manifest_asks_for_what_the_bot_uses_and_no_more() -> None:
         "pull_requests": "write",
     }
     assert manifest["public"] is False
+
+
+def test_the_data_directory_is_created_and_a_unwritable_one_named(tmp_path: Path) -> None:
+    guard = open_replay_guard(tmp_path / "new" / "data")
+    assert guard.path == tmp_path / "new" / "data" / "deliveries.sqlite3" and guard.path.exists()
+    occupied = tmp_path / "a-file"
+    occupied.write_text("")
+    with pytest.raises(click.UsageError, match=r"a-file.*--data-dir \(or SPECSNAP_BOT_DATA_DIR\)"):
+        open_replay_guard(occupied)
+
+
+def test_serve_reads_the_data_directory_from_the_environment(tmp_path: Path) -> None:
+    occupied = tmp_path / "a-file"
+    occupied.write_text("")
+    key = tmp_path / "app.pem"
+    key.write_text("-----BEGIN PRIVATE KEY-----\n...\n")
+    env = {
+        "SPECSNAP_APP_ID": "12",
+        "SPECSNAP_APP_PRIVATE_KEY_FILE": str(key),
+        "SPECSNAP_WEBHOOK_SECRET": "s",
+        "SPECSNAP_BOT_DATA_DIR": str(occupied),
+    }
+    done = CliRunner().invoke(main, ["serve", "--port", "0"], env=env)
+    assert done.exit_code == 2 and "'--data-dir'" in done.output and "a-file" in done.output

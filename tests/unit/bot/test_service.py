@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import io
+import json
 import threading
 import time
 from datetime import UTC, datetime
 
 from specsnap.bot.heads import HeadLog
+from specsnap.bot.replays import ReplayGuard
 from specsnap.bot.service import BotService
-from specsnap.bot.webhook import Delivery
+from specsnap.bot.webhook import Delivery, make_app, signature
 
 
 def comment(delivery_id: str) -> Delivery:
@@ -95,3 +97,93 @@ def test_heads_are_recorded_on_receipt_and_other_events_dropped() -> None:
     assert service.receive(Delivery("ping", "y", {})) == (200, "pong")
     edited = {**comment("e").payload, "action": "edited"}
     assert service.receive(Delivery("issue_comment", "e", edited)) == (202, "ignored issue_comment")
+
+
+SECRET = b"webhook-secret"
+
+
+def signed_post(app, payload: dict, delivery_id: str) -> str:
+    """POST `payload` to the WSGI `app` as GitHub would; the status line it answers."""
+    body = json.dumps(payload).encode()
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "CONTENT_LENGTH": str(len(body)),
+        "wsgi.input": io.BytesIO(body),
+        "HTTP_X_HUB_SIGNATURE_256": signature(SECRET, body),
+        "HTTP_X_GITHUB_EVENT": "issue_comment",
+        "HTTP_X_GITHUB_DELIVERY": delivery_id,
+    }
+    seen: list[str] = []
+    b"".join(app(environ, lambda status, _headers: seen.append(status)))
+    return seen[0]
+
+
+def fresh_comment(comment_id: int) -> dict:
+    stamp = datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    payload = dict(comment("unused").payload)
+    payload["comment"] = {**payload["comment"], "id": comment_id, "updated_at": stamp}
+    return payload
+
+
+def receiver(work, **options) -> tuple[BotService, object]:
+    guard = ReplayGuard()
+    service = BotService(work, HeadLog(), guard=guard, **options)
+    return service, make_app(SECRET, service.receive, guard=guard)
+
+
+def test_a_delivery_answered_busy_is_processed_when_redelivered_then_refused() -> None:
+    """Today the id was recorded before the answer: *Redeliver* after the 503 got 409."""
+    done: list[str] = []
+
+    def work(delivery: Delivery) -> str:
+        done.append(delivery.delivery_id)
+        return "started"
+
+    service, app = receiver(work, workers=1, capacity=1)
+    assert signed_post(app, fresh_comment(1), "d1").startswith("202")  # no worker yet: it waits
+    assert signed_post(app, fresh_comment(2), "d2").startswith("503")
+    service.start()
+    try:
+        wait_for(lambda: done == ["d1"])
+        assert signed_post(app, fresh_comment(2), "d2").startswith("202")  # *Redeliver*
+        wait_for(lambda: service.health().handled == 2)
+        assert signed_post(app, fresh_comment(2), "d2").startswith("409")
+    finally:
+        service.stop(timeout=5)
+    assert done == ["d1", "d2"]
+
+
+def test_a_delivery_whose_worker_failed_is_processed_once_when_redelivered() -> None:
+    """Today a redelivery after a failed worker got 409, though docs/bot.md says redeliver."""
+    attempts: list[str] = []
+    release = threading.Event()
+
+    def work(delivery: Delivery) -> str:
+        attempts.append(delivery.delivery_id)
+        if len(attempts) == 1:
+            raise RuntimeError("the API fell over")
+        release.wait(10)
+        return "started"
+
+    service, app = receiver(work, workers=1, log=io.StringIO())
+    service.start()
+    try:
+        assert signed_post(app, fresh_comment(1), "d1").startswith("202")
+        wait_for(lambda: service.health().failed == 1)
+        assert signed_post(app, fresh_comment(1), "d1").startswith("202")
+        wait_for(lambda: len(attempts) == 2)
+        assert signed_post(app, fresh_comment(1), "d1").startswith("409")  # still in flight
+        release.set()
+        wait_for(lambda: service.health().handled == 1)
+        assert signed_post(app, fresh_comment(1), "d1").startswith("409")  # done
+        assert signed_post(app, fresh_comment(1), "d9").startswith("409")  # same comment
+    finally:
+        service.stop(timeout=5)
+    assert attempts == ["d1", "d1"]
+
+
+def test_deliveries_answered_at_once_are_done() -> None:
+    _, app = receiver(lambda d: "started", workers=1)
+    edited = {**fresh_comment(1), "action": "edited"}
+    assert signed_post(app, edited, "e1").startswith("202")
+    assert signed_post(app, edited, "e1").startswith("409")

@@ -95,10 +95,78 @@ def test_a_replayed_delivery_is_rejected() -> None:
     assert caught.value.status == 409
 
 
-def test_the_replay_guard_forgets_only_the_oldest() -> None:
-    guard = ReplayGuard(size=2)
-    assert guard.first_time("a") and guard.first_time("b") and guard.first_time("c")
-    assert not guard.first_time("c") and guard.first_time("a")
+def test_the_replay_guard_forgets_completed_ids_by_age_not_in_flight_ones() -> None:
+    """Replaces a test of the count bound (`ReplayGuard(size=2)`): the record is now bounded by
+    age, beyond the freshness window plus a margin, where a replay is refused as stale anyway."""
+    guard = ReplayGuard(retention=timedelta(minutes=10))
+    assert guard.claim("a", None, NOW) is None and guard.claim("b", None, NOW) is None
+    guard.complete("a")
+    later = NOW + timedelta(minutes=11)
+    assert guard.claim("c", None, later) is None  # claiming prunes what is old and done
+    assert guard.claim("a", None, later) is None
+    assert "still being handled" in (guard.claim("b", None, later) or "")
+
+
+def test_a_captured_comment_under_a_new_delivery_id_is_refused() -> None:
+    """Today's guard knows only delivery ids: the same signed body under a new id was accepted
+    (and started a second run)."""
+    body, guard = comment_payload(NOW - timedelta(seconds=30)), ReplayGuard()
+    accept(headers(body, "first"), body, SECRET, now=NOW, guard=guard)
+    with pytest.raises(Rejected) as caught:
+        accept(headers(body, "second"), body, SECRET, now=NOW, guard=guard)
+    assert caught.value.status == 409 and "comment 1@" in caught.value.reason
+    assert "delivery first" in caught.value.reason
+    edited = comment_payload(NOW - timedelta(seconds=10))  # a new updated_at: a new command
+    accept(headers(edited, "third"), edited, SECRET, now=NOW, guard=guard)
+
+
+def test_a_released_delivery_may_come_again_and_a_completed_one_may_not() -> None:
+    """Today's guard refused every id it had seen, so *Redeliver* after a 503 got 409."""
+    body, guard = comment_payload(NOW), ReplayGuard()
+    accept(headers(body, "d"), body, SECRET, now=NOW, guard=guard)
+    guard.release("d")
+    accept(headers(body, "d"), body, SECRET, now=NOW, guard=guard)  # the same comment too
+    guard.complete("d")
+    with pytest.raises(Rejected) as caught:
+        accept(headers(body, "d"), body, SECRET, now=NOW, guard=guard)
+    assert caught.value.status == 409 and "already handled" in caught.value.reason
+
+
+def test_the_record_outlives_a_restart(tmp_path) -> None:
+    """Today's record was a dict in the process: a restart forgot every id."""
+    body = comment_payload(NOW)
+    before = ReplayGuard.in_directory(tmp_path)
+    accept(headers(body, "done"), body, SECRET, now=NOW, guard=before)
+    before.complete("done")
+    other = comment_payload(NOW - timedelta(seconds=1))
+    accept(headers(other, "in-flight"), other, SECRET, now=NOW, guard=before)
+    before.close()
+    after = ReplayGuard.in_directory(tmp_path)
+    for delivery in ("done", "again"):  # the same id, and the same comment under a new one
+        with pytest.raises(Rejected) as caught:
+            accept(headers(body, delivery), body, SECRET, now=NOW, guard=after)
+        assert caught.value.status == 409
+    # A claim the ended process never settled did not complete: it may be redelivered.
+    accept(headers(other, "in-flight"), other, SECRET, now=NOW, guard=after)
+
+
+def test_a_handler_that_raises_releases_the_delivery() -> None:
+    guard, calls = ReplayGuard(), []
+
+    def handler(delivery):
+        calls.append(delivery.delivery_id)
+        if len(calls) == 1:
+            raise RuntimeError("the handler fell over")
+        guard.complete(delivery.delivery_id)
+        return 202, "queued"
+
+    app = make_app(SECRET, handler, clock=lambda: NOW, guard=guard)
+    body = comment_payload(NOW)
+    with pytest.raises(RuntimeError):
+        call(app, body=body, extra=headers(body, "one"))
+    assert call(app, body=body, extra=headers(body, "one"))[0].startswith("202")
+    assert call(app, body=body, extra=headers(body, "one"))[0].startswith("409")
+    assert calls == ["one", "one"]
 
 
 def call(app, method: str = "POST", body: bytes = b"", extra: dict[str, str] | None = None):

@@ -45,11 +45,15 @@ RUN /opt/specsnap/venv/bin/pip install --no-compile --no-deps --no-build-isolati
 FROM python AS bot
 RUN groupadd --system --gid 61200 specsnap-bot \
  && useradd --system --no-log-init --uid 61200 --gid 61200 --no-create-home \
-      --home-dir /nonexistent --shell /usr/sbin/nologin specsnap-bot
+      --home-dir /nonexistent --shell /usr/sbin/nologin specsnap-bot \
+ && install -d -o 61200 -g 61200 -m 700 /var/lib/specsnap-bot
+# The record of seen deliveries outlives a restart in this volume (docs/bot.md, "Replays").
+VOLUME /var/lib/specsnap-bot
 USER 61200:61200
 EXPOSE 8080
 HEALTHCHECK --interval=30s --timeout=5s CMD ["/opt/specsnap/venv/bin/specsnap-bot", "health"]
-ENV SPECSNAP_BOT_PORT=8080
+ENV SPECSNAP_BOT_PORT=8080 \
+    SPECSNAP_BOT_DATA_DIR=/var/lib/specsnap-bot
 ENTRYPOINT ["/opt/specsnap/venv/bin/specsnap-bot", "serve"]
 CMD ["--host", "0.0.0.0"]
 

@@ -65,9 +65,7 @@ def test_too_few_positions_is_an_allocation_error(
         assert stalls.status(label) == available
 
 
-def test_one_request_takes_at_most_the_limit_of_positions(
-    subject, booking, events, hall, params
-):
+def test_one_request_takes_at_most_the_limit_of_positions(subject, booking, events, hall, params):
     most = params["wheelchair_max"]
     row = [f"PLT-A-{n}" for n in range(1, 13)]
     venue = events.Venue(

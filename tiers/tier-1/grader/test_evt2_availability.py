@@ -43,7 +43,10 @@ def test_low_means_at_most_the_percentage_left(events, hall, params):
 def test_exactly_the_percentage_free_counts_as_low(events, params):
     exact = params["low_percent"]  # of 100 seats: four rows of 25
     venue = events.Venue(
-        "V-CLUB", "Cellar club", "Europe/Zurich", (events.Section("FLR", "Floor", ("A", "B", "C", "D"), 25),)
+        "V-CLUB",
+        "Cellar club",
+        "Europe/Zurich",
+        (events.Section("FLR", "Floor", ("A", "B", "C", "D"), 25),),
     )
     labels = [f"FLR-{row}-{n}" for row in "ABCD" for n in range(1, 26)]
     seats = events.SeatMap(venue)

@@ -68,9 +68,7 @@ def test_the_per_customer_limit_has_a_ceiling(subject, pricing, now, params):
         book.redeem("FANS10", "E-500", now, customer="sam@example.com")
     with subject.raises(_limit_error(params)) as info:
         book.validate("fans10", "E-500", now, customer="sam@example.com")
-    assert info.value.message == params["per_customer_message"].format(
-        code="FANS10", limit=ceiling
-    )
+    assert info.value.message == params["per_customer_message"].format(code="FANS10", limit=ceiling)
     with subject.raises("builtins.ValueError"):
         _book_with(pricing, max_uses_per_customer=ceiling + 1)
 

@@ -30,7 +30,9 @@ def test_a_hold_is_extended_only_once(subject, booking, events, hall, now, param
     with subject.raises("booking.errors.HoldExtensionError") as info:
         holds.extend(hold.hold_id, now + timedelta(minutes=1))
     assert subject.isinstance(info.value.ref, "booking.BookingError")
+    assert info.value.message == params["extension_refused_message"].format(hold_id=hold.hold_id)
     assert hold.expires_at == expiry
+    assert hold.extended is True
 
 
 def test_an_expired_hold_cannot_be_extended(subject, booking, events, hall, now):
@@ -45,11 +47,22 @@ def test_an_expired_hold_cannot_be_extended(subject, booking, events, hall, now)
     assert hold.extended is False
 
 
-def test_service_extension_lets_checkout_happen_later(subject, make_service, now, params):
+def test_a_released_hold_cannot_be_extended(subject, booking, events, hall, now):
+    holds = booking.HoldManager()
+    hold = holds.place("E-500", events.SeatMap(hall), ["STL-B-5"], now)
+    holds.release(hold.hold_id)
+    with subject.raises("booking.UnknownHoldError"):
+        holds.extend(hold.hold_id, now)
+    assert hold.extended is False
+
+
+def test_service_extension_lets_checkout_happen_later(subject, make_service, same, now, params):
     service = make_service()
     hold = service.hold_seats("E-500", ["STL-C-4"], now)
     expiry = now + timedelta(minutes=10) + _extension(params)
-    assert service.extend_hold(hold.hold_id, now + timedelta(minutes=9)).expires_at == expiry
+    extended = service.extend_hold(hold.hold_id, now + timedelta(minutes=9))
+    assert same(extended, hold)
+    assert hold.expires_at == expiry
     last_minute = expiry - timedelta(minutes=1)
     order = service.checkout(hold.hold_id, "ann@example.com", last_minute)
     assert order.seats == ("STL-C-4",)

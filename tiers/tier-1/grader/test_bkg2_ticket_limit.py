@@ -22,6 +22,9 @@ def test_eight_tickets_per_customer_by_default(subject, make_service, same, now,
     error = info.value
     assert subject.isinstance(error.ref, "booking.BookingError")
     assert (error.limit, error.already, error.requested) == (limit, limit, 1)
+    assert error.message == params["ticket_limit_message"].format(
+        limit=limit, already=limit, requested=1
+    )
     assert same(service.holds.get(extra.hold_id), extra)
     assert service.seatmap("E-500").status("STL-D-5") == subject.module("events").SeatStatus.HELD
     assert service.discounts.get("HALL15").uses == 0
@@ -47,6 +50,9 @@ def test_orders_add_up_across_spellings_of_the_address(subject, make_service, no
     with subject.raises(LIMIT_ERROR) as info:
         service.checkout(hold.hold_id, " sam@example.COM ", now)
     assert (info.value.limit, info.value.already, info.value.requested) == (limit, limit - 3, 4)
+    assert info.value.message == params["ticket_limit_message"].format(
+        limit=limit, already=limit - 3, requested=4
+    )
     service.holds.release(hold.hold_id)
     _buy(service, _seats("B", 1, 3), now, "SAM@example.com")
 

@@ -36,29 +36,51 @@ def test_positions_are_ordered_by_seat_number_not_label_text(booking, events, pa
     )
     seats = events.SeatMap(venue)
     best = booking.best_available
-    expected = ["LOG-A-2", "LOG-A-9", "LOG-A-10", "LOG-B-1", "LOG-B-11"]
-    assert best(seats, "LOG", 5, **_wheelchair(params)) == expected
-    assert best(seats, "LOG", 3, **_wheelchair(params)) == expected[:3]
+    assert best(seats, "LOG", 3, **_wheelchair(params)) == ["LOG-A-2", "LOG-A-9", "LOG-A-10"]
     seats.sell(seats.hold(["LOG-A-2"]))
     assert best(seats, "LOG", 2, **_wheelchair(params)) == ["LOG-A-9", "LOG-A-10"]
+    seats.sell(seats.hold(["LOG-A-9"]))
+    assert best(seats, "LOG", 3, **_wheelchair(params)) == ["LOG-A-10", "LOG-B-1", "LOG-B-11"]
 
 
 def test_too_few_positions_is_an_allocation_error(
     subject, booking, events, hall, make_service, now, params
 ):
+    message = params["too_few_positions_message"]
     seats = events.SeatMap(hall)
-    seats.hold(["STL-D-12"])
-    with subject.raises("booking.AllocationError"):
-        booking.best_available(seats, "STL", 4, **_wheelchair(params))
-    with subject.raises("booking.AllocationError"):
+    seats.hold(["STL-D-12", "STL-D-1"])
+    with subject.raises("booking.AllocationError") as info:
+        booking.best_available(seats, "STL", 3, **_wheelchair(params))
+    assert info.value.message == message.format(available=2, section="STL")
+    with subject.raises("booking.AllocationError") as info:
         booking.best_available(seats, "BOX", 1, **_wheelchair(params))
+    assert info.value.message == message.format(available=0, section="BOX")
     service = make_service()
+    service.hold_seats("E-500", ["STL-D-1", "STL-D-12"], now)
     with subject.raises("booking.AllocationError"):
-        service.hold_best_available("E-500", "STL", 5, now, **_wheelchair(params))
+        service.hold_best_available("E-500", "STL", 3, now, **_wheelchair(params))
     stalls = service.seatmap("E-500")
     available = events.SeatStatus.AVAILABLE
-    for label in ("STL-A-6", "STL-A-7", "STL-D-1", "STL-D-12"):
+    for label in ("STL-A-6", "STL-A-7"):
         assert stalls.status(label) == available
+
+
+def test_one_request_takes_at_most_the_limit_of_positions(subject, booking, events, hall, params):
+    most = params["wheelchair_max"]
+    row = [f"PLT-A-{n}" for n in range(1, 13)]
+    venue = events.Venue(
+        "V-DECK",
+        "Deck",
+        "Europe/Zurich",
+        (events.Section("PLT", "Platform", ("A",), 12, accessible_seats=frozenset(row)),),
+    )
+    seats = events.SeatMap(venue)
+    assert booking.best_available(seats, "PLT", most, **_wheelchair(params)) == row[:most]
+    with subject.raises("builtins.ValueError"):
+        booking.best_available(seats, "PLT", most + 1, **_wheelchair(params))
+    # The limit is for wheelchair positions only.
+    ordinary = booking.best_available(events.SeatMap(hall), "STL", most + 1)
+    assert len(ordinary) == most + 1
 
 
 def test_the_service_passes_the_request_through(make_service, now, params):

@@ -88,3 +88,29 @@ def test_an_event_moves_at_most_the_limit_past_its_original_start(
     move("E-500", start + limit)
     assert gala.starts_at == start + limit
     assert gala.status == _status(events, params)
+
+
+def test_a_first_move_past_the_limit_changes_nothing(subject, events, schedule, gala, params):
+    start = gala.starts_at
+    limit = timedelta(days=params["postpone_max_days"])
+    with subject.raises("builtins.ValueError"):
+        _move(schedule, params)("E-500", start + limit + timedelta(minutes=1))
+    assert gala.status == events.EventStatus.SCHEDULED
+    assert gala.starts_at == start
+    assert gala.original_starts_at is None
+
+
+def test_only_live_events_at_the_same_venue_block_the_new_slot(
+    subject, events, schedule, gala, encore, params
+):
+    move = _move(schedule, params)
+    other_venue = events.Venue(
+        "V-BARN", "Old barn", "Europe/Zurich", (events.Section("FLR", "Floor", ("A",), 10),)
+    )
+    dance = schedule.add(events.Event("E-600", "Barn dance", other_venue, gala.starts_at))
+    move("E-500", dance.starts_at + timedelta(hours=1))
+    with subject.raises("events.ScheduleConflictError"):
+        move("E-500", encore.starts_at)
+    schedule.cancel("E-501")
+    move("E-500", encore.starts_at)
+    assert gala.starts_at == encore.starts_at

@@ -41,18 +41,20 @@ def test_low_means_at_most_the_percentage_left(events, hall, params):
 
 
 def test_exactly_the_percentage_free_counts_as_low(events, params):
-    percent = params["low_percent"]
-    exact = 40 * percent // 100
-    assert exact * 100 == 40 * percent  # every drawn percentage is a whole number of 40 seats
+    exact = params["low_percent"]  # of 100 seats: four rows of 25
     venue = events.Venue(
-        "V-CLUB", "Cellar club", "Europe/Zurich", (events.Section("FLR", "Floor", ("A",), 40),)
+        "V-CLUB",
+        "Cellar club",
+        "Europe/Zurich",
+        (events.Section("FLR", "Floor", ("A", "B", "C", "D"), 25),),
     )
+    labels = [f"FLR-{row}-{n}" for row in "ABCD" for n in range(1, 26)]
     seats = events.SeatMap(venue)
-    seats.sell(seats.hold([f"FLR-A-{n}" for n in range(1, 40 - exact)]))
+    seats.sell(seats.hold(labels[: 99 - exact]))
     floor = seats.section_availability("FLR")
-    assert (floor.total, floor.available, floor.sold) == (40, exact + 1, 39 - exact)
+    assert (floor.total, floor.available, floor.sold) == (100, exact + 1, 99 - exact)
     assert floor.low is False
-    seats.block([f"FLR-A-{40 - exact}"])
+    seats.block(labels[99 - exact : 100 - exact])
     floor = seats.section_availability("FLR")
     assert floor.available == exact
     assert floor.low is True

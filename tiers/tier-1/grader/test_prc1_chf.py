@@ -42,6 +42,19 @@ def test_chf_quote_end_to_end(make_service, now, params):
     assert quote.total == Decimal("89.20") - Decimal("13.40") + Decimal("10.70") + 2 * facility
 
 
+def test_chf_quote_discounts_are_spread_in_five_centime_steps(make_service, now):
+    service = make_service("CHF", stalls="44.60")
+    hold = service.hold_seats("E-500", ["STL-B-1", "STL-B-2", "STL-B-3"], now)
+    quote = service.quote(hold.hold_id, now, discount_code="HALL15")
+    # 15 % of 133.80 is 20.07, which rounds to 20.05: 401 five-centime steps over three lines.
+    assert quote.discount_total == Decimal("20.05")
+    assert [line.discount for line in quote.lines] == [
+        Decimal("6.70"),
+        Decimal("6.70"),
+        Decimal("6.65"),
+    ]
+
+
 def test_chf_price_tables_refuse_odd_centimes(subject, make_service):
     make_service("CHF", stalls="45.05")
     with subject.raises("pricing.PricingError"):

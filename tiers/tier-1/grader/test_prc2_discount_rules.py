@@ -27,7 +27,22 @@ def test_caps_and_minimums_are_validated(subject, pricing):
     with subject.raises("builtins.ValueError"):
         _code(pricing, "ZERO", "PERCENT", "5", max_discount=Decimal("0"))
     with subject.raises("builtins.ValueError"):
+        _code(pricing, "MINUS", "PERCENT", "5", max_discount=Decimal("-5"))
+    with subject.raises("builtins.ValueError"):
         _code(pricing, "NONE", "PERCENT", "5", min_tickets=0)
+
+
+def test_min_tickets_goes_up_to_the_largest_group(subject, pricing, params):
+    largest = params["group_tickets_max"]
+    code = _code(pricing, "CLUB", "PERCENT", "10", min_tickets=largest)
+    assert code.min_tickets == largest
+    assert pricing.discount_amount(code, Decimal("500.00"), "USD", tickets=largest) == Decimal(
+        "50.00"
+    )
+    with subject.raises("builtins.ValueError"):
+        _code(pricing, "CROWD", "PERCENT", "10", min_tickets=largest + 1)
+    with subject.raises("builtins.ValueError"):
+        _code(pricing, "CROWD", "AMOUNT", "10", currency="USD", min_tickets=largest + 1)
 
 
 def test_minimum_ticket_count(subject, pricing, params):

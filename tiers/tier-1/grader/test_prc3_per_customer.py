@@ -22,6 +22,7 @@ def test_a_customer_uses_a_code_at_most_the_limit(subject, pricing, now, params)
     with subject.raises(_limit_error(params)) as info:
         book.redeem("FANS10", "E-500", now, customer="sam@example.com")
     assert subject.isinstance(info.value.ref, "pricing.InvalidDiscountCodeError")
+    assert info.value.message == params["per_customer_message"].format(code="FANS10", limit=2)
     with subject.raises(_limit_error(params)):
         book.validate("FANS10", "E-500", now, customer="sam@example.com")
     assert book.get("FANS10").uses == 2
@@ -39,8 +40,9 @@ def test_customers_are_matched_like_orders(subject, pricing, now, params):
     book.redeem("FANS10", "E-500", now, customer=" Sam@Example.com ")
     assert book.uses_by("FANS10", "sam@example.com") == 1
     assert book.uses_by("FANS10", "SAM@EXAMPLE.COM") == 1
-    with subject.raises(_limit_error(params)):
+    with subject.raises(_limit_error(params)) as info:
         book.redeem("FANS10", "E-500", now, customer="sam@EXAMPLE.com")
+    assert info.value.message == params["per_customer_message"].format(code="FANS10", limit=1)
     assert book.get("FANS10").uses == 1
 
 
@@ -57,6 +59,33 @@ def test_the_limit_is_validated_and_optional(subject, pricing, now):
     book.redeem("FANS10", "E-500", now, customer="sam@example.com")
     with subject.raises("pricing.InvalidDiscountCodeError"):
         book.redeem("FANS10", "E-500", now, customer="kim@example.com")
+
+
+def test_the_per_customer_limit_has_a_ceiling(subject, pricing, now, params):
+    ceiling = params["per_customer_max"]
+    book = _book_with(pricing, max_uses_per_customer=ceiling)
+    for _ in range(ceiling):
+        book.redeem("FANS10", "E-500", now, customer="sam@example.com")
+    with subject.raises(_limit_error(params)) as info:
+        book.validate("fans10", "E-500", now, customer="sam@example.com")
+    assert info.value.message == params["per_customer_message"].format(code="FANS10", limit=ceiling)
+    with subject.raises("builtins.ValueError"):
+        _book_with(pricing, max_uses_per_customer=ceiling + 1)
+
+
+def test_cancelling_an_order_gives_no_use_back(subject, pricing, make_service, now, params):
+    service = make_service()
+    kind = pricing.DiscountKind.PERCENT
+    fans = pricing.DiscountCode("FANS10", kind, Decimal("10"), max_uses_per_customer=1)
+    service.discounts.add(fans)
+    first = service.hold_seats("E-500", ["STL-C-1"], now)
+    order = service.checkout(first.hold_id, "ana@example.com", now, discount_code="FANS10")
+    service.cancel_order(order.order_id, now)
+    assert service.discounts.uses_by("FANS10", "ana@example.com") == 1
+    assert service.discounts.get("FANS10").uses == 1
+    again = service.hold_seats("E-500", ["STL-C-1"], now)
+    with subject.raises(_limit_error(params)):
+        service.checkout(again.hold_id, "ana@example.com", now, discount_code="FANS10")
 
 
 def test_checkout_applies_the_limit_and_changes_nothing(

@@ -66,3 +66,20 @@ def test_parcels_hold_at_most_the_parcel_limit(subject, service, catalog, invent
         assert shipment.billable_kg == kg
         assert type(shipment.parcels) is int
         assert shipment.parcels == parcels, (units, kg)
+
+
+def test_a_sku_twice_in_one_warehouse_is_added_up(subject, service, catalog, berlin, params):
+    # Lines merge per SKU when added, but an order carried over from the old shop system may
+    # still hold a SKU on two lines: both reservations come from Berlin and ship together.
+    plan_shipments = getattr(subject.module("shipping"), params["plan_fn"])
+    order = service.create_order("C-1", berlin)
+    service.add_line(order.order_id, "BOX-1001", 3)  # Berlin has the most boxes
+    service.add_line(order.order_id, "MUG-2001", 1)  # Hamburg has the most mugs
+    again = subject.module("orders").OrderLine("BOX-1001", 2, Decimal("1.20"))
+    subject.module("builtins").setattr(order, "lines", [*order.lines, again])
+    service.place(order.order_id)
+    plan = plan_shipments(order, catalog)
+    assert [(shipment.warehouse, shipment.items) for shipment in plan] == [
+        ("BER", (("BOX-1001", 5),)),
+        ("HAM", (("MUG-2001", 1),)),
+    ]

@@ -16,7 +16,12 @@ MUG_PRICE = Decimal("8.50")
 TIE_PRICE = Decimal("0.25")
 NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 # A valid code of another length than the drawn one, per drawn length.
-OTHER_LENGTH_GTIN = {8: "036000291452", 12: "4006381333931", 13: "036000291452", 14: "4006381333931"}
+OTHER_LENGTH_GTIN = {
+    8: "036000291452",
+    12: "4006381333931",
+    13: "036000291452",
+    14: "4006381333931",
+}
 
 
 def derive(values: dict[str, object]) -> dict[str, object]:
@@ -54,9 +59,7 @@ def _gtin(digits: int) -> dict[str, object]:
     example = code("400638133393")
     bad = example[:-1] + str((int(example[-1]) + 1) % 10)
     zero = next(
-        gtin
-        for gtin in (code(f"4000000000{n:02d}") for n in range(100))
-        if gtin.endswith("0")
+        gtin for gtin in (code(f"4000000000{n:02d}") for n in range(100)) if gtin.endswith("0")
     )
     return {
         "gtin_example": example,
@@ -167,7 +170,9 @@ def _hold(threshold: Decimal) -> dict[str, object]:
     if _net_for_total(threshold) is None:
         raise ValueError(f"no net price gives a German total of exactly {threshold}")
     # The highest German total below the threshold: one cent below it, or two.
-    below = next(total for total in (threshold - CENT, threshold - 2 * CENT) if _net_for_total(total))
+    below = next(
+        total for total in (threshold - CENT, threshold - 2 * CENT) if _net_for_total(total)
+    )
     return {
         "hold_total_eur": f"{threshold:.2f}",
         "hold_below": f"{below:.2f}",

@@ -45,8 +45,9 @@ def test_only_allocated_orders_can_be_planned(subject, service, catalog, berlin,
         plan_shipments(order, catalog)
 
 
-def test_parcels_hold_at_most_the_parcel_limit(subject, service, catalog, inventory, make_product,
-                                               berlin, params):
+def test_parcels_hold_at_most_the_parcel_limit(
+    subject, service, catalog, inventory, make_product, berlin, params
+):
     # 0.5 kg a unit (volumetric 0.2 kg), so n units are exactly n / 2 kg billable.
     catalog.add(make_product("PLT-8001", "Paving tile sample", "1.00", "0.5", (10, 10, 10)))
     limit = params["parcel_max_kg"]

@@ -14,7 +14,14 @@ POUND_KG = Decimal("0.45359237")
 DE_VAT = Decimal("0.19")
 MUG_PRICE = Decimal("8.50")
 TIE_PRICE = Decimal("0.25")
-NUMBER_WORDS = {2: "two", 3: "three", 4: "four"}
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+# A valid code of another length than the drawn one, per drawn length.
+OTHER_LENGTH_GTIN = {
+    8: "036000291452",
+    12: "4006381333931",
+    13: "036000291452",
+    14: "4006381333931",
+}
 
 
 def derive(values: dict[str, object]) -> dict[str, object]:
@@ -25,6 +32,7 @@ def derive(values: dict[str, object]) -> dict[str, object]:
     derived["max_split_words"] = NUMBER_WORDS[int(str(values["max_split"]))]
     derived.update(_volume(values))
     derived.update(_hold(Decimal(str(values["hold_total"]))))
+    derived["legacy_example"] = f"SF{int(str(values['legacy_last_seq'])) // 2:08d}DE"
     derived.update(_freight(values))
     return derived
 
@@ -43,23 +51,23 @@ def _with_check(body: str) -> str:
 
 
 def _gtin(digits: int) -> dict[str, object]:
-    lead = "1" * (digits - 13)  # a GTIN-14 is a GTIN-13 with a packaging indicator in front
-    example = _with_check(lead + "400638133393")
+    def code(body: str) -> str:
+        # A GTIN-14 is a GTIN-13 with a packaging indicator in front; shorter codes keep the
+        # body's last digits.
+        return _with_check(("1" * max(0, digits - 13) + body)[-(digits - 1) :])
+
+    example = code("400638133393")
     bad = example[:-1] + str((int(example[-1]) + 1) % 10)
     zero = next(
-        code
-        for code in (_with_check(lead + f"4000000000{n:02d}") for n in range(100))
-        if code.endswith("0")
+        gtin for gtin in (code(f"4000000000{n:02d}") for n in range(100)) if gtin.endswith("0")
     )
-    # A valid code of another length: a 12-digit UPC for GTIN-13, a GTIN-13 for GTIN-14.
-    other_length = "036000291452" if digits == 13 else "4006381333931"
     return {
         "gtin_example": example,
         "gtin_example_bad": bad,
-        "gtin_second": _with_check(lead + "590123412345"),
-        "gtin_third": _with_check(lead + "871234567890"),
+        "gtin_second": code("590123412345"),
+        "gtin_third": code("871234567890"),
         "gtin_zero_check": zero,
-        "gtin_other_length": other_length,
+        "gtin_other_length": OTHER_LENGTH_GTIN[digits],
         "gtin_short": example[:-1],
         "gtin_long": example + "0",
     }
@@ -73,7 +81,10 @@ def _round(amount: Decimal, decimals: int) -> Decimal:
 
 
 def _weights(decimals: int) -> dict[str, object]:
-    if decimals == 3:
+    if decimals == 4:
+        half, tiny_ok, tiny_zero = "1234.55 g", "0.05 g", "0.04 g"
+        precision = "4 decimals (tenths of a gram)"
+    elif decimals == 3:
         half, tiny_ok, tiny_zero = "1234.5 g", "0.5 g", "0.4 g"
         precision = "3 decimals (whole grams)"
     else:
@@ -144,19 +155,26 @@ def _german_total(net: Decimal) -> Decimal:
     return net + (net * DE_VAT).quantize(CENT, rounding=ROUND_HALF_UP)
 
 
-def _net_for_total(total: Decimal) -> str:
-    """The net unit price whose German total (19 % VAT) is exactly `total`."""
+def _net_for_total(total: Decimal) -> str | None:
+    """The net unit price whose German total (19 % VAT) is exactly `total`, if there is one
+    (rounding the VAT to cents skips a total now and then)."""
     guess = (total / (1 + DE_VAT)).quantize(CENT)
     for step in range(-5, 6):
         net = guess + step * CENT
         if _german_total(net) == total:
             return f"{net:.2f}"
-    raise ValueError(f"no net price gives a German total of exactly {total}")
+    return None
 
 
 def _hold(threshold: Decimal) -> dict[str, object]:
-    below = threshold - CENT
+    if _net_for_total(threshold) is None:
+        raise ValueError(f"no net price gives a German total of exactly {threshold}")
+    # The highest German total below the threshold: one cent below it, or two.
+    below = next(
+        total for total in (threshold - CENT, threshold - 2 * CENT) if _net_for_total(total)
+    )
     return {
+        "hold_total_eur": f"{threshold:.2f}",
         "hold_below": f"{below:.2f}",
         "hold_net_price": _net_for_total(threshold),
         "hold_net_price_below": _net_for_total(below),

@@ -74,6 +74,7 @@ def test_named_warehouse_never_splits(subject, inventory):
     with subject.raises("inventory.InsufficientStockError") as info:
         inventory.reserve("MUG-2001", 31, reference="SO-1", warehouse="HAM")
     assert (info.value.requested, info.value.available) == (31, 30)
+    assert info.value.message == "insufficient stock of MUG-2001: requested 31, available 30"
     assert inventory.reserved("HAM", "MUG-2001") == 0
 
 

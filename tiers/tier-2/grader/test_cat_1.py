@@ -51,6 +51,7 @@ def test_duplicate_gtin_is_refused(subject, catalog, scannable, params, contains
     with subject.raises("catalog.DuplicateGtinError") as info:
         catalog.add(scannable("SCN-0002", params["gtin_second"]))
     assert subject.isinstance(info.value.ref, "catalog.CatalogError")
+    assert info.value.message == f"GTIN {params['gtin_second']} {params['gtin_taken']} SCN-0001"
     assert len(catalog) == size
     assert contains(catalog, "SCN-0002") is False
     catalog.add(scannable("SCN-0003", None))
@@ -65,3 +66,14 @@ def test_find_by_gtin_sees_discontinued_and_updated_products(catalog, scannable,
     found = getattr(catalog, params["gtin_lookup"])(params["gtin_example"])
     assert found is not None
     assert (found.sku, found.unit_price, found.active) == ("SCN-0001", Decimal("2.50"), False)
+
+
+def test_gtin_of_a_discontinued_product_is_still_taken(subject, catalog, scannable, params):
+    catalog.add(scannable("SCN-0001", params["gtin_third"]))
+    catalog.discontinue("SCN-0001")
+    size = len(catalog)
+    with subject.raises("catalog.DuplicateGtinError") as info:
+        catalog.add(scannable("SCN-0002", params["gtin_third"]))
+    assert info.value.message == f"GTIN {params['gtin_third']} {params['gtin_taken']} SCN-0001"
+    assert len(catalog) == size
+    assert catalog.add(scannable("SCN-0003", params["gtin_example"])).gtin == params["gtin_example"]

@@ -57,6 +57,15 @@ def test_adjustments_may_go_below_safety_stock(inventory, kept):
     assert inventory.adjust("BER", "MUG-2001", -5, reason="breakage") == 7
     assert inventory.available("BER", "MUG-2001") == 0
     assert kept_back("BER", "MUG-2001") == 10
+    # Shipping and releasing reserved stock ignore it too.
+    [shipped] = inventory.reserve("MUG-2001", 20, reference="SO-1", warehouse="HAM")
+    [released] = inventory.reserve("MUG-2001", 5, reference="SO-2", warehouse="HAM")
+    keep("HAM", "MUG-2001", 25)
+    inventory.fulfil(shipped.reservation_id)
+    inventory.release(released.reservation_id)
+    assert (inventory.on_hand("HAM", "MUG-2001"), inventory.reserved("HAM", "MUG-2001")) == (10, 0)
+    assert inventory.available("HAM", "MUG-2001") == 0
+    assert kept_back("HAM", "MUG-2001") == 25
 
 
 def test_safety_stock_validation(subject, kept):

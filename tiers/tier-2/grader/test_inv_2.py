@@ -3,7 +3,7 @@
 import pytest
 
 # Warehouses and their stock of BOX-1001 for the split-limit test, most stock first.
-SITES = [("KLN", 10), ("MUC", 9), ("STR", 8), ("FRA", 7), ("DUS", 6), ("LEJ", 5)]
+SITES = [("KLN", 10), ("MUC", 9), ("STR", 8), ("FRA", 7), ("DUS", 6), ("LEJ", 5), ("HAN", 4)]
 
 
 @pytest.fixture
@@ -48,6 +48,10 @@ def test_split_uses_at_most_the_warehouse_limit(subject, sites, params):
     with subject.raises("inventory.InsufficientStockError") as info:
         stock.reserve("BOX-1001", enough + 1, reference="SO-2")
     assert (info.value.requested, info.value.available) == (enough + 1, enough)
+    assert info.value.message == (
+        f"insufficient stock of BOX-1001: requested {enough + 1}, available {enough}"
+        f" ({params['split_note']})"
+    )
     assert [stock.reserved(code, "BOX-1001") for code, _ in SITES[: limit + 1]] == [0] * (limit + 1)
     assert stock.available(spare[0], "BOX-1001") == spare[1]
 
@@ -61,10 +65,13 @@ def test_inactive_warehouses_are_skipped(subject, inventory):
     assert inventory.reserved("HAM", "MUG-2001") == 0
 
 
-def test_shortfall_reports_total_available(subject, inventory):
+def test_shortfall_reports_total_available(subject, inventory, params):
     with subject.raises("inventory.InsufficientStockError") as info:
         inventory.reserve("MUG-2001", 43, reference="SO-1")
     assert (info.value.requested, info.value.available) == (43, 42)
+    assert info.value.message == (
+        f"insufficient stock of MUG-2001: requested 43, available 42 ({params['split_note']})"
+    )
     assert inventory.reserved("HAM", "MUG-2001") == 0
     assert inventory.reserved("BER", "MUG-2001") == 0
 

@@ -35,6 +35,25 @@ def test_is_valid_tracking(subject, params):
         assert is_valid(bad) is False, bad
 
 
+def test_old_format_numbers_stay_valid_up_to_the_last_one_issued(subject, params):
+    is_valid = getattr(subject.module("shipping"), params["valid_tracking_fn"])
+    last = params["legacy_last_seq"]
+    assert is_valid(params["legacy_example"]) is True
+    assert is_valid(f"PC{last:08d}DE") is True
+    assert is_valid(f"SF{last:08d}DE") is True
+    assert is_valid("PC00000001DE") is True
+    for bad in [
+        f"PC{last + 1:08d}DE",  # issued after the switch: it must carry a check digit
+        f"SF{last + 1:08d}DE",
+        "PC00000000DE",  # sequences start at 1
+        f"XX{last:08d}DE",  # not one of our carriers
+        f"PC{last:08d}FR",
+        f"pc{last:08d}DE",
+        f" PC{last:08d}DE",
+    ]:
+        assert is_valid(bad) is False, bad
+
+
 def test_labels_use_the_new_format(subject, service, catalog, berlin):
     shipping = subject.module("shipping")
     order = service.create_order("C-1", berlin)

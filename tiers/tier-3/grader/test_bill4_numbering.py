@@ -1,4 +1,5 @@
-"""BILL-4: invoice numbers per calendar year (separator and counter width are drawn)."""
+"""BILL-4: invoice numbers per calendar year (the year's width, the separator and the counter's
+width are drawn)."""
 
 import pytest
 
@@ -11,8 +12,8 @@ def ok(response):
 @pytest.fixture
 def number(params):
     """number(2025, 1) -> the invoice number the drawn format gives."""
-    sep, digits = params["invoice_year_sep"], params["invoice_digits"]
-    return lambda year, counter: f"INV-{year:04d}{sep}{counter:0{digits}d}"
+    sep, digits, year_digits = params["invoice_year_sep"], params["invoice_digits"], params["invoice_year_digits"]
+    return lambda year, counter: f"INV-{year % 10**year_digits:0{year_digits}d}{sep}{counter:0{digits}d}"
 
 
 def test_numbers_restart_every_calendar_year(service, make_account, number):

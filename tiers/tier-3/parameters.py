@@ -57,7 +57,9 @@ def _invoice_numbers(sep: str, digits: int, year_digits: int) -> dict[str, objec
     return {
         "invoice_first_counter": f"{1:0{digits}d}",
         "invoice_year_pattern": "Y" * year_digits,
-        "invoice_year_example": f"{2025 % 10**year_digits:0{year_digits}d}",
+        "invoice_year_words": (
+            "written in full (2025)" if year_digits == 4 else "written as its last two digits (25 for 2025)"
+        ),
         "invoice_2025_1": invoice_number(2025, 1, sep, digits, year_digits),
         "invoice_2024_1": invoice_number(2024, 1, sep, digits, year_digits),
         "invoice_2024_2": invoice_number(2024, 2, sep, digits, year_digits),

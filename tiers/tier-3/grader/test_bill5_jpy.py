@@ -94,7 +94,8 @@ def test_yen_tax_follows_the_drawn_rounding_rule(api, plans, money, params):
     """Half a yen below and above an even yen, and fractions under and over a half: together
     they tell every pair of rounding rules apart."""
     prices = [5225, 5215, 5223, 5227]
-    catalog = plans.Catalog([plans.Plan(f"jp-{p}", "Basic", money.Money.of(str(p), "JPY")) for p in prices], [])
+    yen_plans = [plans.Plan(f"jp-{p}", "Basic", money.Money.of(str(p), "JPY")) for p in prices]
+    catalog = plans.Catalog([*yen_plans, plans.Plan("gb-3050", "Basic", money.Money.of("30.50", "GBP"))], [])
     service = api.BillingService(catalog)
     account = ok(service.create_account(
         {"name": "Tanaka KK", "email": "ap@tanaka.test", "currency": "JPY", "country": "JP"}
@@ -106,3 +107,10 @@ def test_yen_tax_follows_the_drawn_rounding_rule(api, plans, money, params):
         taxes.append(invoice["tax"])
     assert taxes == [str(yen_tax(price, params)) for price in prices]
     assert taxes[1:] == [params["yen_example_tax_5215"], params["yen_example_tax_5223"], params["yen_example_tax_5227"]]
+    # Other currencies keep half-up to the cent: 19% of 30.50 is 5.795.
+    pounds = ok(service.create_account(
+        {"name": "Moss Ltd", "email": "ap@moss.test", "currency": "GBP", "country": "DE"}
+    ))["account_id"]  # fmt: skip
+    sub = ok(service.subscribe({"account_id": pounds, "plan_code": "gb-3050", "start": "2025-04-01"}))
+    invoice = ok(service.generate_invoice({"subscription_id": sub["subscription_id"], "on": "2025-04-01"}))
+    assert invoice["tax"] == "5.80"

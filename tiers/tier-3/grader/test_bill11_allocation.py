@@ -1,6 +1,8 @@
 """BILL-11: payments without an invoice number are allocated oldest invoice first (the two new
 response keys are drawn)."""
 
+from decimal import Decimal
+
 import pytest
 
 
@@ -76,3 +78,34 @@ def test_payment_for_a_named_invoice_reports_its_allocation(service, make_accoun
     assert paid[unapplied] == "0.00"
     assert invoice(service, first) == ("open", "35.82")
     assert invoice(service, second) == ("open", "30.82")
+
+
+def test_invoices_due_the_same_day_are_settled_in_issue_order(service, make_account, keys):
+    allocations, _ = keys
+    aid = make_account("Acme", "DE")
+    basic = ok(service.subscribe({"account_id": aid, "plan_code": "basic", "start": "2025-02-01"}))["subscription_id"]
+    pro = ok(service.subscribe({"account_id": aid, "plan_code": "pro", "start": "2025-02-01"}))["subscription_id"]
+    first = ok(service.generate_invoice({"subscription_id": pro, "on": "2025-02-01"}))["number"]
+    later = ok(service.generate_invoice({"subscription_id": basic, "on": "2025-02-01"}))["number"]
+    paid = ok(service.record_payment({"account_id": aid, "amount": "70.00", "on": "2025-02-02"}))
+    assert paid[allocations] == [
+        {"invoice_number": first, "amount": "59.86"},
+        {"invoice_number": later, "amount": "10.14"},
+    ]
+
+
+def test_one_payment_settles_at_most_the_allowed_number_of_invoices(service, make_account, keys, params):
+    allocations, unapplied = keys
+    most = params["allocation_max_invoices"]
+    aid = make_account("Acme", "DE")
+    sid = ok(service.subscribe({"account_id": aid, "plan_code": "basic", "start": "2023-01-01"}))["subscription_id"]
+    numbers = [
+        ok(service.generate_invoice({"subscription_id": sid, "on": f"{2023 + m // 12}-{m % 12 + 1:02d}-01"}))["number"]
+        for m in range(most + 1)
+    ]
+    amount = Decimal("35.82") * (most + 1) + 1
+    paid = ok(service.record_payment({"account_id": aid, "amount": str(amount), "on": "2025-03-02"}))
+    assert paid[allocations] == [{"invoice_number": n, "amount": "35.82"} for n in numbers[:most]]
+    assert paid[unapplied] == "36.82"
+    assert paid["balance"] == "-1.00"
+    assert invoice(service, numbers[-1]) == ("open", "35.82")

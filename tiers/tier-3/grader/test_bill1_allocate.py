@@ -40,8 +40,17 @@ def test_parts_always_sum_to_the_original_and_negative_amounts_keep_their_sign(s
     assert all(Decimal(p) >= 0 for p in parts)
 
 
-@pytest.mark.parametrize("ratios", [[], [0, 0], [1, -1]], ids=["empty", "all-zero", "negative"])
+@pytest.mark.parametrize("ratios", [[], [0, 0], [3, -1]], ids=["empty", "all-zero", "negative"])
 def test_invalid_ratios(subject, money, params, ratios):
     amount = money.Money.of("10.00", "EUR")
     with subject.raises("money.InvalidAmountError"):
         getattr(amount, params["allocate_fn"])(ratios)
+
+
+def test_an_amount_splits_into_at_most_the_allowed_number_of_parts(subject, money, params, split):
+    most = params["allocate_max_parts"]
+    parts = split("1.00", "EUR", [1] * most)
+    assert len(parts) == most
+    assert sum((Decimal(p) for p in parts), Decimal(0)) == Decimal("1.00")
+    with subject.raises("money.InvalidAmountError"):
+        getattr(money.Money.of("1.00", "EUR"), params["allocate_fn"])([1] * (most + 1))

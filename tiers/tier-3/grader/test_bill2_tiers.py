@@ -72,3 +72,24 @@ def test_equal_consecutive_limits_are_refused(subject, tier, tiered_seats, cash)
         tiered_seats((tier(10, "8.00"), tier(20, "6.50"), tier(20, "6.00"), tier(None, "5.00")))
     one_step = tiered_seats((tier(1, "9.00"), tier(2, "7.00"), tier(None, "5.00")))
     assert cash(one_step.price_for(3)) == "21.00 EUR"
+
+
+def test_tier_limits_and_prices_are_checked_one_by_one(subject, plans, eur, params, tier, tiered_seats):
+    with subject.raises("plans.InvalidPlanError"):  # a limit of 0 covers no unit
+        tiered_seats((tier(0, "8.00"), tier(None, "5.00")))
+    with subject.raises("plans.InvalidPlanError"):  # not a whole number
+        tiered_seats((tier(10.5, "8.00"), tier(None, "5.00")))
+    with subject.raises("plans.InvalidPlanError"):  # a tier price must be positive
+        tiered_seats((tier(10, "8.00"), tier(None, "0.00")))
+    with subject.raises("plans.InvalidPlanError"):
+        tiered_seats((tier(10, "0.00"), tier(None, "5.00")))
+    flat = plans.AddOn("seats", "Extra seats", eur("8.00"))
+    assert subject.value(flat.tiers) == ()
+
+
+def test_an_addon_has_at_most_the_allowed_number_of_tiers(subject, tier, tiered_seats, cash, params):
+    most = params["addon_max_tiers"]
+    widest = tiered_seats(tuple(tier(n, "9.00") for n in range(1, most)) + (tier(None, "5.00"),))
+    assert cash(widest.price_for(most)) == f"{9 * (most - 1) + 5}.00 EUR"
+    with subject.raises("plans.InvalidPlanError"):
+        tiered_seats(tuple(tier(n, "9.00") for n in range(1, most + 1)) + (tier(None, "5.00"),))

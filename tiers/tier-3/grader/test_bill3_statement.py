@@ -1,7 +1,7 @@
 """BILL-3: account statements with running balances (the method's name and the error code of a
 reversed period are drawn)."""
 
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
@@ -47,7 +47,7 @@ def test_statement_opening_lines_and_closing(ledger_with_history, statement, cas
 
 
 def test_statement_exported_types_and_empty_periods(subject, statement, cash):
-    empty = statement(date(2024, 1, 1), date(2024, 12, 31))
+    empty = statement(date(2024, 12, 1), date(2024, 12, 31))
     assert subject.isinstance(empty, "ledger.Statement")
     assert empty.lines == ()
     assert cash(empty.opening_balance) == "0.00 EUR"
@@ -66,3 +66,12 @@ def test_statement_errors(subject, statement, params):
     assert subject.isinstance(info.value.ref, "ledger.LedgerError")
     with subject.raises("ledger.AccountNotFoundError"):
         statement(date(2025, 1, 1), date(2025, 1, 31), account="ACC-0404")
+
+
+def test_statements_cover_at_most_the_allowed_number_of_days(subject, statement, params, cash):
+    start = date(2025, 1, 1)
+    longest = statement(start, start + timedelta(days=params["statement_max_days"] - 1))
+    assert cash(longest.closing_balance) == "96.62 EUR"
+    with subject.raises("ledger.InvalidStatementPeriodError") as info:
+        statement(start, start + timedelta(days=params["statement_max_days"]))
+    assert info.value.code == params["statement_period_code"]

@@ -1,4 +1,5 @@
-"""BILL-4: invoice numbers per calendar year (separator and counter width are drawn)."""
+"""BILL-4: invoice numbers per calendar year (the year's width, the separator and the counter's
+width are drawn)."""
 
 import pytest
 
@@ -11,8 +12,8 @@ def ok(response):
 @pytest.fixture
 def number(params):
     """number(2025, 1) -> the invoice number the drawn format gives."""
-    sep, digits = params["invoice_year_sep"], params["invoice_digits"]
-    return lambda year, counter: f"INV-{year:04d}{sep}{counter:0{digits}d}"
+    sep, digits, year_digits = params["invoice_year_sep"], params["invoice_digits"], params["invoice_year_digits"]
+    return lambda year, counter: f"INV-{year % 10**year_digits:0{year_digits}d}{sep}{counter:0{digits}d}"
 
 
 def test_numbers_restart_every_calendar_year(service, make_account, number):
@@ -50,3 +51,14 @@ def test_lookups_and_payments_use_the_new_numbers(service, make_account, number)
                                       "invoice_number": expected}))  # fmt: skip
     assert paid["balance"] == "0.00"
     assert ok(service.get_invoice({"number": expected}))["status"] == "paid"
+
+
+def test_numbers_are_never_reused_when_the_years_interleave(service, make_account, number):
+    aid = make_account("Acme", "DE")
+    sub = ok(service.subscribe({"account_id": aid, "plan_code": "basic", "start": "2024-10-01"}))
+    sid = sub["subscription_id"]
+    issued = [
+        ok(service.generate_invoice({"subscription_id": sid, "on": on}))["number"]
+        for on in ("2024-10-01", "2024-11-01", "2025-01-01", "2024-12-01", "2025-02-01")
+    ]
+    assert issued == [number(2024, 1), number(2024, 2), number(2025, 1), number(2024, 3), number(2025, 2)]

@@ -1,11 +1,17 @@
 """BILL-5: billing in Japanese yen, whole yen end to end (the yen's symbol and the rounding of
 tax on yen amounts are drawn)."""
 
-from decimal import ROUND_DOWN, ROUND_HALF_UP, Decimal
+from decimal import ROUND_DOWN, ROUND_HALF_DOWN, ROUND_HALF_EVEN, ROUND_HALF_UP, ROUND_UP, Decimal
 
 import pytest
 
-TAX_ROUNDING = {"half_up": ROUND_HALF_UP, "down": ROUND_DOWN}
+TAX_ROUNDING = {
+    "half_up": ROUND_HALF_UP,
+    "half_even": ROUND_HALF_EVEN,
+    "half_down": ROUND_HALF_DOWN,
+    "down": ROUND_DOWN,
+    "up": ROUND_UP,
+}
 
 
 def ok(response):
@@ -82,3 +88,29 @@ def test_japanese_payments_are_whole_yen(yen_service):
     assert paid["amount"] == "5478"
     assert paid["balance"] == "0"
     assert ok(yen_service.get_invoice({"number": invoice["number"]}))["amount_paid"] == "5478"
+
+
+def test_yen_tax_follows_the_drawn_rounding_rule(api, plans, money, params):
+    """Half a yen below and above an even yen, and fractions under and over a half: together
+    they tell every pair of rounding rules apart."""
+    prices = [5225, 5215, 5223, 5227]
+    yen_plans = [plans.Plan(f"jp-{p}", "Basic", money.Money.of(str(p), "JPY")) for p in prices]
+    catalog = plans.Catalog([*yen_plans, plans.Plan("gb-3050", "Basic", money.Money.of("30.50", "GBP"))], [])
+    service = api.BillingService(catalog)
+    account = ok(service.create_account(
+        {"name": "Tanaka KK", "email": "ap@tanaka.test", "currency": "JPY", "country": "JP"}
+    ))["account_id"]  # fmt: skip
+    taxes = []
+    for price in prices:
+        sub = ok(service.subscribe({"account_id": account, "plan_code": f"jp-{price}", "start": "2025-04-01"}))
+        invoice = ok(service.generate_invoice({"subscription_id": sub["subscription_id"], "on": "2025-04-01"}))
+        taxes.append(invoice["tax"])
+    assert taxes == [str(yen_tax(price, params)) for price in prices]
+    assert taxes[1:] == [params["yen_example_tax_5215"], params["yen_example_tax_5223"], params["yen_example_tax_5227"]]
+    # Other currencies keep half-up to the cent: 19% of 30.50 is 5.795.
+    pounds = ok(service.create_account(
+        {"name": "Moss Ltd", "email": "ap@moss.test", "currency": "GBP", "country": "DE"}
+    ))["account_id"]  # fmt: skip
+    sub = ok(service.subscribe({"account_id": pounds, "plan_code": "gb-3050", "start": "2025-04-01"}))
+    invoice = ok(service.generate_invoice({"subscription_id": sub["subscription_id"], "on": "2025-04-01"}))
+    assert invoice["tax"] == "5.80"

@@ -2,6 +2,7 @@
 response key are drawn)."""
 
 from datetime import date
+from decimal import Decimal
 
 
 def ok(response):
@@ -67,3 +68,19 @@ def test_covered_invoices_are_not_dunned_and_no_credit_means_zero(service, make_
     assert (invoice[params["credit_key"]], invoice["outstanding"]) == ("0.00", "35.82")
     emails = ok(service.run_dunning({"on": "2025-01-20"}))["emails"]
     assert [e["invoice_number"] for e in emails] == [invoice["number"]]
+
+
+def test_credit_below_the_minimum_stays_on_the_account(service, make_account, params):
+    key, least = params["credit_key"], Decimal(params["credit_min"])
+    small = make_account("Acme", "US", "USD")
+    ok(service.issue_credit({"account_id": small, "amount": str(least - Decimal("0.01")), "on": "2025-01-01",
+                             "reason": "rounding"}))  # fmt: skip
+    sid = ok(service.subscribe({"account_id": small, "plan_code": "lite-usd", "start": "2025-01-01"}))["subscription_id"]
+    invoice = ok(service.generate_invoice({"subscription_id": sid, "on": "2025-01-01"}))
+    assert (invoice[key], invoice["outstanding"], invoice["status"]) == ("0.00", "23.80", "open")
+    assert ok(service.get_balance({"account_id": small}))["balance"] == str(Decimal("23.80") - least + Decimal("0.01"))
+    enough = make_account("Bolt", "US", "USD")
+    ok(service.issue_credit({"account_id": enough, "amount": str(least), "on": "2025-01-01", "reason": "rounding"}))
+    sid = ok(service.subscribe({"account_id": enough, "plan_code": "lite-usd", "start": "2025-01-01"}))["subscription_id"]
+    invoice = ok(service.generate_invoice({"subscription_id": sid, "on": "2025-01-01"}))
+    assert (invoice[key], invoice["outstanding"]) == (str(least), str(Decimal("23.80") - least))

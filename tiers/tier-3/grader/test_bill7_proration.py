@@ -111,3 +111,16 @@ def test_a_plan_of_the_same_price_is_not_an_upgrade(service, make_account):
     assert ok(service.get_balance({"account_id": aid}))["balance"] == "35.82"
     upgrade = {**same_price, "plan_code": "pro"}
     assert ok(service.change_plan(upgrade))["subscription"]["plan_code"] == "pro"
+
+
+def test_add_ons_are_not_prorated(service, make_account, params):
+    aid = make_account("Acme", "US")
+    sid = ok(service.subscribe({"account_id": aid, "plan_code": "basic", "start": "2025-02-01",
+                                "addons": {"seats": 3}}))["subscription_id"]  # fmt: skip
+    ok(service.generate_invoice({"subscription_id": sid, "on": "2025-02-01"}))
+    result = ok(service.change_plan({"subscription_id": sid, "plan_code": "pro", "on": "2025-02-22",
+                                     "when": "immediate"}))  # fmt: skip
+    invoice = ok(service.get_invoice({"number": result["proration"]["invoice_number"]}))
+    credit, charge = prorate("30.10", 7, 28, params), prorate("50.30", 7, 28, params)
+    assert [(l["kind"], l["amount"]) for l in invoice["lines"]] == [("proration", f"-{credit}"), ("proration", charge)]
+    assert invoice["total"] == str(Decimal(charge) - Decimal(credit))

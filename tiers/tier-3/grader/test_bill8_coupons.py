@@ -85,6 +85,10 @@ def test_coupon_definitions_are_validated(subject, plans, eur, catalog, params):
     with subject.raises("plans.InvalidPlanError"):
         plans.Coupon("TOOMUCH", percent_off=Decimal("101"))
     with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("NOTHING", percent_off=Decimal("0"))
+    with subject.raises("plans.InvalidPlanError"):
+        plans.Coupon("NOTHING", amount_off=eur("0.00"))
+    with subject.raises("plans.InvalidPlanError"):
         plans.Coupon("save15", percent_off=Decimal("15"))
     with subject.raises("plans.InvalidPlanError"):
         plans.Coupon("NEVER", percent_off=Decimal("15"), duration_periods=0)

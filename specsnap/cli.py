@@ -282,22 +282,27 @@ def tiers_show(tier: str, seed: int) -> None:
     type=click.IntRange(1, 100),
     help="How many seeds (0..N-1) to prove the tier with.",
 )
+@click.option(
+    "--mutants",
+    is_flag=True,
+    help="Also grade the tier's mutants (mutants.yaml) and check that at least 97% are killed.",
+)
 @_guard
-def tiers_validate(tier: str | None, seeds: int) -> None:
+def tiers_validate(tier: str | None, seeds: int, mutants: bool) -> None:
     """Prove a tier (or every tier) sound over several seeds: reference, starter, each
-    requirement alone, and no seed's reference carrying over to another's values."""
+    requirement alone, and no seed's reference carrying over to another's behaviour."""
     from specsnap.tiers import list_tiers
     from specsnap.validation import validate_tier
 
     ok = True
     for tier_id in [tier] if tier else list_tiers():
-        report = validate_tier(tier_id, seeds=seeds, echo=click.echo)
+        report = validate_tier(tier_id, seeds=seeds, echo=click.echo, mutants=mutants)
         ok = ok and report.ok
     sys.exit(0 if ok else 1)
 
 
 @main.command()
-@click.argument("name", type=click.Choice(["tier", "scorecard"]))
+@click.argument("name", type=click.Choice(["tier", "mutants", "scorecard"]))
 @_guard
 def schema(name: str) -> None:
     """Print a JSON Schema shipped with SpecSnap."""

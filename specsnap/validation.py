@@ -4,11 +4,16 @@ Each check grades a real repository built from the starter and reference patches
 same grader a run uses: the reference scores 100% raw and net; the starter 0% raw with the gate
 holding; every requirement's patch alone passes exactly that requirement; nothing of the grader
 or solution reaches the sandbox; tier 4's original-contract solution fails every amended
-requirement.
+requirement. A memoriser is held off: each requirement's behaviour (the values no alias meets for
+two draws at once) is one of at least MEMORISER_ODDS joint draws, and one seed's reference with
+another seed's names fails every requirement whose behaviour the two draw differently. With
+`mutants`, the tier's mutation pass (specsnap.mutants) runs on the first seed and its kill rate
+is a check.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 import threading
@@ -17,9 +22,11 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 from specsnap.grading import Grade, grade_repository
-from specsnap.params import Value, draw, values_for
+from specsnap.mutants import KILL_RATE_FLOOR, Mutant, load_mutants, mutate
+from specsnap.params import Value, draw, template_values, values_for
 from specsnap.perturbations import stage2_tier
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
@@ -28,6 +35,10 @@ from specsnap.tiers import Requirement, Tier, load_tier
 
 Echo = Callable[[str], None]
 Pending = Future[Grade]
+Values = dict[str, Any]
+# A memoriser matches all of one requirement's behaviour by chance at most once in this many
+# draws, so on a tier it gains at most about 5 points of raw retention (docs/protocol.md).
+MEMORISER_ODDS = 20
 
 
 @dataclass
@@ -42,13 +53,19 @@ class ValidationReport:
 
 
 def validate_tier(
-    tier_ref: str, seeds: int = 5, echo: Echo = print, workers: int | None = None
+    tier_ref: str,
+    seeds: int = 5,
+    echo: Echo = print,
+    workers: int | None = None,
+    mutants: bool = False,
 ) -> ValidationReport:
-    """Run every soundness check of one tier over `seeds` seeds, printing the evidence.
+    """Run every soundness check of one tier over `seeds` seeds, printing the evidence; with
+    `mutants`, its mutation pass too.
 
     Gradings run `workers` at a time (default: the number of CPUs, at least 2).
     """
     tier = load_tier(tier_ref)
+    slips = load_mutants(tier) if mutants else []
     graded_as = stage2_tier(tier, planted=False)
     report = ValidationReport(tier.id)
     all_ids = [r.id for r in tier.requirements]
@@ -77,28 +94,25 @@ def validate_tier(
         built: dict[str, Future[Path]] = {}
         lock = threading.Lock()
 
-        def build(key: str, patches: list[Path], seed: int) -> Path:
-            return build_repository(tier, root / key, patches, values_for(tier, seed))
-
-        def graded(name: str, patches: list[Path], patch_seed: int, grade_seed: int) -> Pending:
-            key = f"{name}-{patch_seed}"
+        def repository(key: str, patches: list[Path], values: Values) -> Future[Path]:
             with lock:
                 if key not in built:
-                    built[key] = pool.submit(build, key, patches, patch_seed)
-            repo = built[key]
+                    built[key] = pool.submit(build_repository, tier, root / key, patches, values)
+                return built[key]
 
-            def grade() -> Grade:
-                # Each build was submitted before any grading that needs it, so this wait
-                # never holds a worker that the build is queued behind. Stage II's checks are
-                # baseline behaviour: the starter and every reference must pass them too.
-                return grade_repository(graded_as, repo.result(), values_for(tier, grade_seed))
-
-            return pool.submit(grade)
+        def graded(key: str, patches: list[Path], values: Values, grade_values: Values) -> Pending:
+            repo = repository(key, patches, values)
+            # Each build was submitted before any grading that needs it, so this wait never
+            # holds a worker that the build is queued behind. Stage II's checks are baseline
+            # behaviour: the starter and every reference must pass them too.
+            return pool.submit(lambda: grade_repository(graded_as, repo.result(), grade_values))
 
         for path in sorted(tier.solution.glob("*.patch")):
             if path.stem != "BASELINE" and path.stem not in all_ids:
                 check(False, f"solution/{path.name} belongs to no requirement")
         _check_sandbox(tier, root / "run", check)
+        for req in tier.requirements:
+            _check_odds(req, check)
 
         # Every grading is submitted first and runs in parallel; the checks read them in order.
         steps: list[Callable[[], None]] = []
@@ -107,16 +121,22 @@ def validate_tier(
             steps += _plan_seed(tier, seed, graded, check)
             steps.append(partial(stale_note_check, tier, seed, check))
         steps += plan_stage2(tier, next(iter(draws)), root, pool.submit, check)
+        reference = requirement_patches(tier, all_ids)
         for a in draws:
             for b in draws:
-                changed = {
-                    r.id
-                    for r in tier.requirements
-                    if any(draws[a][p.name] != draws[b][p.name] for p in r.params)
-                }
+                changed = {r.id for r in tier.requirements if _behaviour(r, draws[a], draws[b])}
                 if a != b and changed:
-                    cross = graded("reference", requirement_patches(tier, all_ids), a, b)
+                    mixed = {**draws[a], **_names(tier, draws[b])}
+                    key = f"reference-{a}" if mixed == draws[a] else f"reference-{a}-names-{b}"
+                    values = template_values(tier, mixed)
+                    cross = graded(key, reference, values, values_for(tier, b))
                     steps.append(partial(_check_cross, tier, a, b, changed, cross, check))
+        if slips:
+            steps.append(
+                _plan_mutants(
+                    tier, next(iter(draws)), slips, root, repository, graded_as, pool, echo, check
+                )
+            )
         for step in steps:
             step()
 
@@ -125,17 +145,93 @@ def validate_tier(
     return report
 
 
+def _behaviour(req: Requirement, a: dict[str, Value], b: dict[str, Value]) -> bool:
+    """Whether draws `a` and `b` ask `req` for different behaviour (names aside)."""
+    return any(a[p.name] != b[p.name] for p in req.params if not p.is_name)
+
+
+def _names(tier: Tier, drawn: dict[str, Value]) -> dict[str, Value]:
+    """The name-valued part of a draw: what a memoriser's aliases give it for any draw."""
+    return {p.name: drawn[p.name] for r in tier.requirements for p in r.params if p.is_name}
+
+
+def _check_odds(req: Requirement, check: Callable[[bool, str], None]) -> None:
+    odds = math.prod(len(p.choices) for p in req.params if not p.is_name)
+    alone = " — it draws only names" if req.params and odds == 1 else ""
+    check(
+        odds >= MEMORISER_ODDS,
+        f"{req.id}: another seed's draw matches its behaviour 1 time in {odds} "
+        f"(at most 1 in {MEMORISER_ODDS}){alone}",
+    )
+
+
+def _plan_mutants(
+    tier: Tier,
+    seed: int,
+    slips: list[Mutant],
+    root: Path,
+    repository: Callable[[str, list[Path], Values], Future[Path]],
+    graded_as: Tier,
+    pool: ThreadPoolExecutor,
+    echo: Echo,
+    check: Callable[[bool, str], None],
+) -> Callable[[], None]:
+    """Every mutant of the reference of `seed`, graded in parallel; the step that reports them
+    and checks the kill rate."""
+    values = values_for(tier, seed)
+    reference = repository(
+        f"reference-{seed}", requirement_patches(tier, [r.id for r in tier.requirements]), values
+    )
+
+    def graded_mutant(slip: Mutant) -> Grade | str:
+        dest = root / "mutants" / slip.id
+        problem = mutate(reference.result(), dest, slip, values)
+        return problem if problem is not None else grade_repository(graded_as, dest, values)
+
+    outcomes = [(slip, pool.submit(graded_mutant, slip)) for slip in slips]
+
+    def report() -> None:
+        echo(f" mutants of seed {seed}'s reference:")
+        killed = 0
+        for slip, outcome in outcomes:
+            result = outcome.result()
+            if isinstance(result, str):
+                check(False, f"mutant {slip.id} does not apply: {result}")
+                continue
+            caught = [r["id"] for r in result.requirements if not r["passed"]]
+            caught += [] if result.gate["holds"] else ["the gate"]
+            killed += bool(caught)
+            echo(
+                f"  killed   {slip.id} (by {', '.join(caught)})"
+                if caught
+                else f"  SURVIVED {slip.id}: {slip.why}"
+            )
+        rate = killed / len(outcomes)
+        check(
+            rate >= KILL_RATE_FLOOR,
+            f"mutants: {killed} of {len(outcomes)} killed ({100 * rate:.1f}%; "
+            f"at least {100 * KILL_RATE_FLOOR:.0f}%)",
+        )
+
+    return report
+
+
 def _plan_seed(
     tier: Tier,
     seed: int,
-    graded: Callable[[str, list[Path], int, int], Pending],
+    graded: Callable[[str, list[Path], Values, Values], Pending],
     check: Callable[[bool, str], None],
 ) -> list[Callable[[], None]]:
     """Starter 0%, reference 100%, each requirement alone exactly itself, under one seed: the
     gradings are submitted now, the checks returned to run in order."""
     all_ids = [r.id for r in tier.requirements]
+    values = values_for(tier, seed)
+
+    def at_seed(name: str, patches: list[Path]) -> Pending:
+        return graded(f"{name}-{seed}", patches, values, values)
+
     steps: list[Callable[[], None]] = []
-    starter = graded("starter", [], seed, seed)
+    starter = at_seed("starter", [])
 
     def starter_checks() -> None:
         grade = starter.result()
@@ -147,7 +243,7 @@ def _plan_seed(
 
     steps.append(starter_checks)
     if tier.cutoff_arm != "session_start":
-        base = graded("baseline", requirement_patches(tier, []), seed, seed)
+        base = at_seed("baseline", requirement_patches(tier, []))
 
         def baseline_check() -> None:
             grade = base.result()
@@ -157,7 +253,7 @@ def _plan_seed(
             )
 
         steps.append(baseline_check)
-    full = graded("reference", requirement_patches(tier, all_ids), seed, seed)
+    full = at_seed("reference", requirement_patches(tier, all_ids))
 
     def reference_check() -> None:
         grade = full.result()
@@ -169,7 +265,7 @@ def _plan_seed(
 
     steps.append(reference_check)
     for req in tier.requirements:
-        alone = graded(f"alone-{req.id}", requirement_patches(tier, [req.id]), seed, seed)
+        alone = at_seed(f"alone-{req.id}", requirement_patches(tier, [req.id]))
 
         def alone_check(req: Requirement = req, alone: Pending = alone) -> None:
             expected = {req.id, *req.depends_on}
@@ -185,7 +281,7 @@ def _plan_seed(
     if tier.amendments:
         amended = {i for a in tier.amendments for i in a.amends}
         patches = requirement_patches(tier, all_ids, original=True)
-        orig = graded("original-contract", patches, seed, seed)
+        orig = at_seed("original-contract", patches)
 
         def original_check() -> None:
             grade = orig.result()
@@ -213,8 +309,9 @@ def _check_cross(
     carried = sorted(changed & passed)
     check(
         not carried,
-        f"seed {a}'s reference graded for seed {b}: fails the {len(changed)} "
-        "requirement(s) whose values differ" + (f" — but passes {carried}" if carried else ""),
+        f"seed {a}'s reference with seed {b}'s names graded for seed {b}: fails the "
+        f"{len(changed)} requirement(s) whose behaviour differs"
+        + (f" — but passes {carried}" if carried else ""),
     )
 
 

@@ -1,7 +1,7 @@
 """The JSON Schemas shipped inside the package, their errors as Problems, and YAML parsing.
 
-`tier.schema.json` is written by hand; `scorecard.schema.json` is derived from the scorecard model
-(`specsnap.scorecard.schema`) and kept in step with it by a test.
+`tier.schema.json` and `mutants.schema.json` are written by hand; `scorecard.schema.json` is
+derived from the scorecard model (`specsnap.scorecard.schema`) and kept in step with it by a test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,11 @@ import yaml
 
 from specsnap.errors import Problem, UsageError
 
-SCHEMA_FILES = {"tier": "tier.schema.json", "scorecard": "scorecard.schema.json"}
+SCHEMA_FILES = {
+    "tier": "tier.schema.json",
+    "mutants": "mutants.schema.json",
+    "scorecard": "scorecard.schema.json",
+}
 
 # libyaml's loader where PyYAML was built with it: ten times faster, the same safe subset.
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -27,7 +31,7 @@ def parse_yaml(text: str) -> Any:
 
 
 def load_schema(name: str) -> dict[str, Any]:
-    """One of the JSON Schemas shipped inside the package (`tier`, `scorecard`)."""
+    """One of the JSON Schemas shipped inside the package (`tier`, `mutants`, `scorecard`)."""
     if name not in SCHEMA_FILES:
         raise UsageError(f"unknown schema {name!r}; known: {', '.join(sorted(SCHEMA_FILES))}")
     text = resources.files("specsnap.schemas").joinpath(SCHEMA_FILES[name]).read_text()

@@ -122,10 +122,22 @@ def test_baseline_commit_is_deterministic_and_sandbox_is_clean(tmp_path: Path) -
 
 
 def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
-    proc = specsnap("tiers", "validate", "tier-90", tiers=FIXTURE_TIERS)
-    assert proc.returncode == 0, proc.stdout
-    assert "tier-90: 21 checks, valid" in proc.stdout  # the revert check joined Stage II's
-    assert "seed 0's reference graded for seed 2: fails the 1 requirement(s)" in proc.stdout
+    """The fixture tier is sound but easy to memorise (UNIT-1 draws nothing, REP-1 one of two
+    limits), and one of its four mutants is equivalent: validate says exactly that."""
+    proc = specsnap("tiers", "validate", "tier-90", "--mutants", tiers=FIXTURE_TIERS)
+    assert proc.returncode == 1, proc.stdout
+    failed = [line.strip() for line in proc.stdout.splitlines() if line.startswith("  FAIL")]
+    assert failed == [
+        "FAIL UNIT-1: another seed's draw matches its behaviour 1 time in 1 (at most 1 in 20)",
+        "FAIL REP-1: another seed's draw matches its behaviour 1 time in 2 (at most 1 in 20)",
+        "FAIL mutants: 3 of 4 killed (75.0%; at least 97%)",
+    ]
+    assert "tier-90: 24 checks, INVALID (3 failed)" in proc.stdout
+    assert "SURVIVED UNIT-1-ounce-in-grams-name" in proc.stdout
+    assert (
+        "seed 0's reference with seed 2's names graded for seed 2: fails the 1 requirement(s)"
+        in proc.stdout
+    )
     unknown = specsnap(
         "run",
         "--tier",

@@ -88,6 +88,11 @@ def test_late_evening_reminder_moves_to_20_00_the_same_day(
     assert send_times(planner(quiet_from + timedelta(minutes=30)), start) == [evening]
     last_open = quiet_from - timedelta(minutes=1)
     assert send_times(planner(last_open), start) == [last_open]
+    # Half an hour before quiet hours stays; ten minutes into them moves to before it.
+    both = reminders.ReminderPlanner(
+        registry, offsets=(start - quiet_from + timedelta(minutes=30),
+                           start - quiet_from - timedelta(minutes=10)))
+    assert send_times(both, start) == [evening, quiet_from - timedelta(minutes=30)]
 
 
 def test_reminders_landing_on_the_same_time_are_merged(reminders, registry, send_times, params):

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+# CLIN-1: how the observed label follows the holiday's name.
+OBSERVED_STYLES = {"paren": " ({})", "bracket": " [{}]", "dash": " - {}", "comma": ", {}"}
+
 # CLIN-2: how each clause separator is written between clauses in the canonical text.
-CLAUSE_JOINS = {";": "; ", "|": " | ", "/": " / "}
+CLAUSE_JOINS = {";": "; ", "|": " | ", "/": " / ", "+": " + ", "&": " & "}
 
 # CLIN-3: national numbers of the clinic's country, as reception types them, by country code:
 # (country, mobile as typed, landline as typed).
@@ -17,11 +20,24 @@ NATIONAL_EXAMPLES = {
     "44": ("UK", "07700 900123", "(020) 7946 0958"),
     "353": ("Irish", "087 123 4567", "(01) 234 5678"),
     "31": ("Dutch", "06 1234 5678", "(020) 123 4567"),
+    "33": ("French", "06 12 34 56 78", "01 23 45 67 89"),
+    "49": ("German", "0151 2345 6789", "(030) 1234 5678"),
+}
+
+# CLIN-4: the message of the error for a minor registered without a guardian.
+MINOR_MESSAGES = {
+    "needs": "patients under {age} need a {word} name and phone number",
+    "required": "a {word} name and phone number are required under the age of {age}",
+    "missing": "{word} details missing: the patient is under {age}",
+    "minor": "minor (under {age}): register a {word} with name and phone",
 }
 
 
 def derive(values: dict) -> dict:
     derived: dict = {}
+    derived["observed_suffix"] = OBSERVED_STYLES[values["observed_style"]].format(
+        values["observed_label"]
+    )
     derived["clause_join"] = CLAUSE_JOINS[values["clause_sep"]]
     derived.update(_phones(values))
     derived.update(_minors(values))
@@ -52,7 +68,9 @@ def _digits(text: str) -> str:
 
 def _minors(values: dict) -> dict:
     age = values["minor_age"]
+    message = MINOR_MESSAGES[values["minor_message"]]
     return {
+        "minor_error": message.format(age=age, word=values["guardian_word"]),
         "minor_example_born": f"{2024 - age}-03-01",
         "minor_example_eve": "2024-02-29",
         "minor_example_day": "2024-03-01",

@@ -1,6 +1,7 @@
 """CLIN-1: recurring annual holidays with observed weekdays.
 
-The method's name (`params["annual_method"]`) and the observed day's label are seeded.
+The method's name (`params["annual_method"]`) and the observed day's label and its style (the
+derived `params["observed_suffix"]`) are seeded.
 """
 
 from datetime import date
@@ -13,7 +14,7 @@ def _recurring(holidays, params, month, day, name):
 
 
 def _observed(name, params):
-    return f"{name} ({params['observed_label']})"
+    return name + params["observed_suffix"]
 
 
 @pytest.fixture
@@ -75,11 +76,28 @@ def test_observed_day_across_a_year_boundary(calendar_core, params):
     ]
 
 
+def test_names_are_trimmed_and_between_includes_both_ends(calendar_core, params):
+    holidays = calendar_core.HolidayCalendar()
+    _recurring(holidays, params, 7, 4, "  Founders' Day \t")
+    assert holidays.name_of(date(2024, 7, 4)) == "Founders' Day"
+    _recurring(holidays, params, 12, 25, "Christmas Day")
+    # 4 July 2027 is a Sunday (observed Monday the 5th); Christmas 2027 a Saturday.
+    assert holidays.between(date(2027, 7, 4), date(2027, 7, 5)) == [
+        (date(2027, 7, 4), "Founders' Day"),
+        (date(2027, 7, 5), _observed("Founders' Day", params)),
+    ]
+    assert holidays.between(date(2027, 12, 24), date(2027, 12, 24)) == [
+        (date(2027, 12, 24), _observed("Christmas Day", params)),
+    ]
+    assert holidays.between(date(2027, 7, 6), date(2027, 12, 23)) == []
+
+
 @pytest.mark.parametrize(
     ("month", "day", "name"),
     [(13, 1, "Bad month"), (0, 10, "Bad month"), (4, 31, "No such day"),
-     (2, 30, "No such day"), (2, 29, "Leap day"), (7, 4, "  ")],
-    ids=["month-13", "month-0", "april-31", "february-30", "february-29", "blank-name"],
+     (2, 30, "No such day"), (2, 29, "Leap day"), (7, 4, "  "), (7, 4, "")],
+    ids=["month-13", "month-0", "april-31", "february-30", "february-29", "blank-name",
+         "empty-name"],
 )
 def test_invalid_recurring_holidays_are_rejected(subject, calendar_core, params, month, day, name):
     holidays = calendar_core.HolidayCalendar()

@@ -1,6 +1,7 @@
 """CLIN-2: working hours from a one-line text.
 
-Seeded: the methods' names (`from_<word>`, `to_<word>`) and the clause separator.
+Seeded: the methods' names (`from_<word>`, `to_<word>`), the clause separator and the most
+ranges a day may have.
 """
 
 from datetime import date, datetime, time
@@ -67,6 +68,19 @@ def test_to_spec_is_canonical(calendar_core, params):
                                         4: [(time(7, 0), time(9, 0))]})
     assert _to(hours, params) == f"Wed-Thu 07:00-09:30{join}Fri 07:00-09:00"
     assert _week(_from(calendar_core, params, _to(hours, params))) == _week(hours)
+
+
+def test_a_day_has_at_most_the_drawn_number_of_ranges(subject, calendar_core, params):
+    most = params["max_day_ranges"]
+    ranges = [(time(8 + i, 0), time(8 + i, 30)) for i in range(most + 1)]
+    text = ",".join(f"{a:%H:%M}-{b:%H:%M}" for a, b in ranges)
+    sep, allowed = params["clause_sep"], text.rsplit(",", 1)[0]
+    full = _from(calendar_core, params, f"Mon-Tue {allowed}{sep}Wed 08:00-09:00")
+    assert full.ranges_for_weekday(0) == tuple(ranges[:most])
+    assert full.ranges_for_weekday(1) == tuple(ranges[:most])
+    assert _to(full, params).startswith("Mon-Tue 08:00-08:30,")
+    with subject.raises("calendar_core.CalendarError"):
+        _from(calendar_core, params, f"Wed 08:00-09:00{sep}Mon-Tue {text}")
 
 
 @pytest.mark.parametrize(

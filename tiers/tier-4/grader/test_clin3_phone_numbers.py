@@ -25,8 +25,12 @@ def test_numbers_are_converted_to_international_form(patients, params):
 
 
 def test_invalid_numbers_are_rejected(subject, patients):
-    for raw in ["7700 900123", "44 7700 900123", "0770 09", "+44 7700 9", "",
-                "0044 1234 5678 9012 3456", "07700/900123", "07700 9001ab"]:
+    """Arabic-Indic and full-width digits are digits to Python, but not to the SMS gateway."""
+    for raw in ["7700 900123", "44 7700 900123", "0770 9", "+44 7700 9", "",
+                "0044 1234 5678 9012 3456", "07700/900123", "07700 9001ab",
+                "+44 \u0667\u0667\u0660\u0660 \u0669\u0660\u0660\u0661\u0662\u0663",
+                "\uff10\uff17\uff17\uff10\uff10 \uff19\uff10\uff10\uff11\uff12\uff13",
+                "+44 7700 90012\u0663"]:
         with subject.raises("patients.PatientValidationError"):
             patients.normalize_phone(raw)
 

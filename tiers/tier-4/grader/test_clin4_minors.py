@@ -1,7 +1,7 @@
 """CLIN-4: minors register with a guardian, who receives their messages.
 
-Seeded: the age of majority (`minor_age`) and the word the new attributes start with
-(`guardian_word`: `<word>_name`, `<word>_phone`).
+Seeded: the age of majority (`minor_age`), the word the new attributes start with
+(`guardian_word`: `<word>_name`, `<word>_phone`) and the error's wording (`minor_error`).
 """
 
 import calendar
@@ -26,11 +26,17 @@ def _field(patient, params, which):
 
 
 def test_minor_needs_both_guardian_fields(subject, registry, params):
-    with subject.raises("patients.PatientValidationError"):
+    with subject.raises("patients.PatientValidationError") as info:
         registry.register("Mia", "Silva", date(2010, 5, 20), phone="+447700900321", today=TODAY)
-    with subject.raises("patients.PatientValidationError"):
+    assert info.value.message == params["minor_error"]
+    with subject.raises("patients.PatientValidationError") as info:
         registry.register("Mia", "Silva", date(2010, 5, 20), phone="+447700900321",
                           today=TODAY, **_guardian(params, name="Ana Silva"))
+    assert info.value.message == params["minor_error"]
+    with subject.raises("patients.PatientValidationError") as info:
+        registry.register("Mia", "Silva", date(2010, 5, 20), today=TODAY,
+                          **_guardian(params, phone="+447700900123"))
+    assert info.value.message == params["minor_error"]
     assert len(registry) == 3
     mia = registry.register("Mia", "Silva", date(2010, 5, 20), today=TODAY,
                             **_guardian(params, name=" Ana Silva ", phone="+44 7700 900123"))
@@ -54,9 +60,10 @@ def test_sixteenth_birthday_ends_minority(subject, patients, registry, params):
     assert leap.is_minor(birthday - timedelta(days=1)) is True
     assert leap.is_minor(birthday) is False
     assert leap.is_minor(date(year - 1, 3, 1)) is True
-    with subject.raises("patients.PatientValidationError"):
+    with subject.raises("patients.PatientValidationError") as info:
         registry.register("Ivy", "Reed", date(2024 - age, 3, 2), phone="+447700900655",
                           today=TODAY)
+    assert info.value.message == params["minor_error"]
     assert len(registry) == 4
 
 
@@ -76,13 +83,18 @@ def test_minor_is_contacted_through_the_guardian(patients, registry, params):
         email, "mia@example.org")
 
 
-def test_adults_are_never_contacted_through_a_guardian(patients, registry, params):
+def test_adults_are_never_contacted_through_a_guardian(subject, patients, registry, params):
     phone = patients.ContactPreference.PHONE
     adult = registry.register("Omar", "Haddad", date(1950, 6, 1), phone="+447700900888",
                               contact_preference=phone, today=TODAY,
                               **_guardian(params, name="Sara Haddad", phone="+447700900889"))
     assert _field(adult, params, "phone") == "+447700900889"
     assert patients.contact_address(adult, on=date(2024, 3, 1)) == (phone, "+447700900888")
+    for bad in ({"name": "R2D2", "phone": "+447700900889"}, {"name": "Sara", "phone": "0770"}):
+        with subject.raises("patients.PatientValidationError"):
+            registry.register("Omar", "Haddad", date(1950, 6, 1), phone="+447700900888",
+                              today=TODAY, **_guardian(params, **bad))
+    assert len(registry) == 4
 
 
 def test_date_of_birth_as_text(subject, registry, params):

@@ -104,3 +104,19 @@ def test_reschedule_respects_the_patient_overlap_rule(subject, scheduler, params
     assert moved.start == datetime(2024, 3, 4, 9, 10)
     after = moved.end + _gap(params)
     assert scheduler.reschedule(osei.appointment_id, after, now=NOW).start == after
+
+
+def test_completed_and_no_show_visits_never_count(subject, scheduler, params):
+    """Only BOOKED appointments count, for the overlap and for the limit; the overlap is
+    checked before the limit."""
+    limit = params["future_limit"]
+    visits = [scheduler.book("P0002", "Dr Patel", start, now=NOW) for start in AT_TEN[:limit]]
+    scheduler.complete(visits[0].appointment_id, at=visits[0].start)
+    scheduler.mark_no_show(visits[1].appointment_id, at=visits[1].end)
+    scheduler.book("P0002", "Dr Osei", visits[0].start, now=NOW)
+    scheduler.book("P0002", "Dr Osei", visits[1].start + timedelta(minutes=5), now=NOW)
+    with subject.raises("booking.PatientConflictError") as err:
+        scheduler.book("P0002", "Dr Osei", visits[2].start, now=NOW)
+    assert err.value.conflicting.appointment_id == visits[2].appointment_id
+    with subject.raises(f"booking.{params['limit_error']}"):
+        scheduler.book("P0002", "Dr Osei", AT_TEN[limit], now=NOW)

@@ -86,3 +86,21 @@ def test_no_offer_at_short_notice(scheduler, params):
     assert _filled(cancelled, params) == new.appointment_id
     assert (new.start, new.booked_at) == (datetime(2024, 3, 6, 14, 0), at)
     assert len(scheduler.waitlist) == 0
+
+
+def test_a_candidate_who_cannot_be_booked_is_skipped(booking, scheduler, params):
+    """The first candidate's booking fails (no such patient any more): the slot goes to the
+    next one, and the skipped entry stays on the waitlist."""
+    freed = scheduler.book("P0001", "Dr Patel", datetime(2024, 3, 5, 9, 0), now=NOW)
+    gone = booking.WaitlistEntry("P0042", "Dr Patel", "consultation", datetime(2024, 2, 1, 8, 0))
+    scheduler.waitlist.add(gone)
+    scheduler.join_waitlist("P0002", "Dr Patel", added_at=datetime(2024, 2, 2, 8, 0))
+    scheduler.join_waitlist("P0003", "Dr Patel", added_at=datetime(2024, 2, 3, 8, 0))
+
+    cancelled = scheduler.cancel(freed.appointment_id, at=CANCEL_AT, offer_to_waitlist=True)
+
+    [new] = scheduler.appointments_for_patient("P0002")
+    assert _filled(cancelled, params) == new.appointment_id
+    assert (new.start, new.booked_at) == (datetime(2024, 3, 5, 9, 0), CANCEL_AT)
+    assert scheduler.appointments_for_patient("P0003") == []
+    assert [e.patient_id for e in scheduler.waitlist.entries()] == ["P0042", "P0003"]

@@ -88,6 +88,11 @@ def test_late_evening_reminder_moves_to_20_00_the_same_day(
     assert send_times(planner(quiet_from + timedelta(minutes=30)), start) == [evening]
     last_open = quiet_from - timedelta(minutes=1)
     assert send_times(planner(last_open), start) == [last_open]
+    # Half an hour before quiet hours stays; ten minutes into them moves to before it.
+    both = reminders.ReminderPlanner(
+        registry, offsets=(start - quiet_from + timedelta(minutes=30),
+                           start - quiet_from - timedelta(minutes=10)))
+    assert send_times(both, start) == [evening, quiet_from - timedelta(minutes=30)]
 
 
 def test_reminders_landing_on_the_same_time_are_merged(reminders, registry, send_times, params):
@@ -111,3 +116,24 @@ def test_moved_reminders_in_the_past_are_dropped(reminders, registry, send_times
     assert send_times(planner, start, now=evening) == []
     assert send_times(planner, start, now=evening - HOUR) == [evening]
 
+
+
+def test_merging_is_per_appointment(calendar_core, booking, reminders, registry, params):
+    """Two visits whose last reminders both move to the same evening each keep theirs."""
+    first, last, _, quiet_end = _hours(params)
+    start = datetime(2024, 3, 6, quiet_end, 0) + last - HOUR
+    visits = [
+        booking.Appointment("A0005", "P0001", "Dr Patel",
+                            calendar_core.TimeSlot.from_duration(start, 20), "consultation"),
+        booking.Appointment("A0006", "P0002", "Dr Osei",
+                            calendar_core.TimeSlot.from_duration(start + HOUR / 2, 20),
+                            "consultation"),
+    ]
+    evening = _evening_before(start, params)
+    planned = reminders.ReminderPlanner(registry).plan_all(visits, NOW)
+    assert [(r.appointment_id, r.send_at) for r in planned] == [
+        ("A0005", start - first),
+        ("A0006", start + HOUR / 2 - first),
+        ("A0005", evening),
+        ("A0006", evening),
+    ]

@@ -311,6 +311,30 @@ class Runner:
         return result
 
 
+def pull_action_image(action_yml: Path, registries: Mapping[str, str]) -> str:
+    """The image `action.yml` runs (`runs.image: docker://…`), pulled as a runner pulls it
+    before the job, its registry host replaced as `registries` says (ghcr.io → a local one, say).
+    Named by the digest pulled (`name@sha256:…`), so every step's container runs exactly that."""
+    image = yaml.safe_load(action_yml.read_text())["runs"]["image"]
+    assert image.startswith("docker://"), f"{action_yml} runs no released image: {image}"
+    host, _, path = image.removeprefix("docker://").partition("/")
+    reference = f"{registries.get(host, host)}/{path}"
+    name, _, tag = reference.rpartition(":")
+    assert tag and "/" not in tag, f"{action_yml}'s image has no tag: {image}"
+    pull = subprocess.run(
+        ["docker", "pull", reference], capture_output=True, text=True, check=False, timeout=900
+    )
+    assert pull.returncode == 0, f"docker pull {reference}: {pull.stdout}{pull.stderr}"
+    inspect = subprocess.run(
+        ["docker", "image", "inspect", "--format", "{{json .RepoDigests}}", reference],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (pulled,) = (d for d in json.loads(inspect.stdout) if d.startswith(f"{name}@"))
+    return str(pulled)
+
+
 def _result(
     done: subprocess.CompletedProcess[str], outputs: dict[str, str] | None = None
 ) -> StepResult:

@@ -27,8 +27,15 @@ from tests.functional.test_docker_action import (
     outcomes,
     played,
 )
-from tests.support.action_runner import AGENT_REPO, HEAD, REPO, TOKEN, github_api, ours
-from tests.support.action_runner import pull_request_event
+from tests.support.action_runner import (
+    AGENT_REPO,
+    HEAD,
+    REPO,
+    TOKEN,
+    github_api,
+    ours,
+    pull_request_event,
+)
 from tests.support.github_server import GitHubServer
 from tests.support.registry import Registry, local_registry
 from tests.support.workflow_player import pull_action_image, substitute

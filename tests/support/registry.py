@@ -1,4 +1,4 @@
-"""A local container registry, for the release rehearsal (tests/functional/test_release_rehearsal.py).
+"""A local container registry for the release rehearsal (test_release_rehearsal.py).
 
 Debian's `docker-registry` (the CNCF distribution registry, `.ci/run` installs it), started by
 the test on a free port of 127.0.0.1 with its storage in the test's temporary directory. Never
@@ -30,6 +30,7 @@ MANIFEST_TYPES = (
     "application/vnd.oci.image.manifest.v1+json",
     "application/vnd.oci.image.index.v1+json",
 )
+
 
 @dataclass(frozen=True)
 class Registry:

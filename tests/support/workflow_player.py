@@ -7,7 +7,8 @@ SpecSnap action runs as root in a fresh container of the image, with the workspa
 `/github/home`, `/github/workflow` and `/github/file_commands` mounted as the runner mounts
 them, the step's inputs as `INPUT_*`, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files the
 runner created (as 1001) before the step. A reusable workflow called by a job is played with its
-inputs, secrets and matrix.
+inputs, secrets and matrix. `pull_action_image` gives the runner the image action.yml names,
+pulled as a runner pulls it before the job.
 
 Only what SpecSnap's documented workflows use is understood; anything else fails loudly.
 """

@@ -7,7 +7,8 @@ SpecSnap action runs as root in a fresh container of the image, with the workspa
 `/github/home`, `/github/workflow` and `/github/file_commands` mounted as the runner mounts
 them, the step's inputs as `INPUT_*`, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files the
 runner created (as 1001) before the step. A reusable workflow called by a job is played with its
-inputs, secrets and matrix.
+inputs, secrets and matrix. `pull_action_image` gives the runner the image action.yml names,
+pulled as a runner pulls it before the job.
 
 Only what SpecSnap's documented workflows use is understood; anything else fails loudly.
 """
@@ -309,6 +310,30 @@ class Runner:
         result.step = values.get("step", "")
         result.env_set = frozenset(name for name, value in container_env.items() if value)
         return result
+
+
+def pull_action_image(action_yml: Path, registries: Mapping[str, str]) -> str:
+    """The image `action.yml` runs (`runs.image: docker://…`), pulled as a runner pulls it
+    before the job, its registry host replaced as `registries` says (ghcr.io → a local one, say).
+    Named by the digest pulled (`name@sha256:…`), so every step's container runs exactly that."""
+    image = yaml.safe_load(action_yml.read_text())["runs"]["image"]
+    assert image.startswith("docker://"), f"{action_yml} runs no released image: {image}"
+    host, _, path = image.removeprefix("docker://").partition("/")
+    reference = f"{registries.get(host, host)}/{path}"
+    name, _, tag = reference.rpartition(":")
+    assert tag and "/" not in tag, f"{action_yml}'s image has no tag: {image}"
+    pull = subprocess.run(
+        ["docker", "pull", reference], capture_output=True, text=True, check=False, timeout=900
+    )
+    assert pull.returncode == 0, f"docker pull {reference}: {pull.stdout}{pull.stderr}"
+    inspect = subprocess.run(
+        ["docker", "image", "inspect", "--format", "{{json .RepoDigests}}", reference],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    (pulled,) = (d for d in json.loads(inspect.stdout) if d.startswith(f"{name}@"))
+    return str(pulled)
 
 
 def _result(

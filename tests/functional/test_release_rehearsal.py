@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
@@ -38,7 +39,7 @@ from tests.support.action_runner import (
 )
 from tests.support.github_server import GitHubServer
 from tests.support.registry import Registry, local_registry
-from tests.support.workflow_player import pull_action_image, substitute
+from tests.support.workflow_player import parse_outputs, pull_action_image, substitute
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
@@ -56,25 +57,31 @@ def release_step(name: str) -> dict[str, Any]:
     return dict(step)
 
 
-def on_tag(tag: str) -> dict[str, Any]:
+def on_tag(tag: str, owner: str = OWNER) -> dict[str, Any]:
     """The expression context of release.yml's job when `tag` is pushed."""
-    return {"github": {"ref_name": tag, "repository_owner": OWNER}}
+    return {"github": {"ref_name": tag, "repository_owner": owner}}
 
 
-def check_the_tag(tag: str, checkout: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def check_the_tag(
+    tag: str, checkout: Path = ROOT, owner: str = OWNER
+) -> subprocess.CompletedProcess[str]:
     """release.yml's check before anything is pushed, its own `run:` script with its own `env:`,
-    in the tagged checkout (this one), as a runner's bash runs a step."""
+    in the tagged checkout (this one), as a runner's bash runs a step; the outputs it set are
+    in the result's `outputs` attribute."""
     step = release_step("The tag is the version everywhere")
-    env = {k: substitute(str(v), on_tag(tag)) for k, v in step["env"].items()}
-    return subprocess.run(
-        ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
-        cwd=checkout,
-        env={"PATH": "/usr/local/bin:/usr/bin:/bin", **env},
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
+    env = {k: substitute(str(v), on_tag(tag, owner)) for k, v in step["env"].items()}
+    with tempfile.NamedTemporaryFile("r", suffix=".output") as output:
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]],
+            cwd=checkout,
+            env={"PATH": "/usr/local/bin:/usr/bin:/bin", "GITHUB_OUTPUT": output.name, **env},
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=60,
+        )
+        done.outputs = parse_outputs(output.read())  # type: ignore[attr-defined]
+    return done
 
 
 def docker(*args: str) -> subprocess.CompletedProcess[str]:
@@ -137,6 +144,9 @@ def test_a_release_is_tagged_built_pushed_and_run_by_the_quick_start(
     # 1. Tag: only v<pyproject's version>, the tag action.yml's image has, gets past the check.
     tag = f"v{VERSION}"
     assert check_the_tag(tag).returncode == 0, check_the_tag(tag).stdout
+    # An owner's name may have capitals; the image references it pushes may not.
+    mixed = check_the_tag(tag, owner="SpecSnap")
+    assert mixed.outputs["image"] == f"ghcr.io/specsnap/specsnap:{tag}", mixed  # type: ignore[attr-defined]
     for wrong in (f"v{VERSION}.1", VERSION):
         refused = check_the_tag(wrong)
         assert refused.returncode == 1, refused
@@ -150,7 +160,9 @@ def test_a_release_is_tagged_built_pushed_and_run_by_the_quick_start(
     # 2. Build: the Dockerfile's target `action`, as release.yml builds it (the suite's build).
     build = release_step("The Action's image")["with"]
     assert (build["context"], build["target"], build["push"]) == (".", "action", True)
-    released = substitute(build["tags"], on_tag(tag))
+    check = release_step("The tag is the version everywhere")
+    steps = {check["id"]: {"outputs": check_the_tag(tag).outputs}}  # type: ignore[attr-defined]
+    released = substitute(build["tags"], {**on_tag(tag), "steps": steps})
     assert yaml.safe_load(ACTION.read_text())["runs"]["image"] == f"docker://{released}"
     built = docker("image", "inspect", "--format", "{{.Id}}", image).stdout.strip()
     assert built.startswith("sha256:"), image

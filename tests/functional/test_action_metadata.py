@@ -117,9 +117,11 @@ def test_the_action_runs_the_released_image_of_this_version() -> None:
     }
     assert INPUTS["github_token"]["default"] == "${{ github.token }}"
     release = (ROOT / ".github" / "workflows" / "release.yml").read_text()
-    assert (
-        'tags: ["v*"]' in release and "ghcr.io/${{ github.repository_owner }}/specsnap:" in release
-    )
+    # The tag's check hands the image reference it checked, in lower case, to the build step
+    # (the release rehearsal plays both: tests/functional/test_release_rehearsal.py).
+    assert 'tags: ["v*"]' in release
+    assert 'image="docker://ghcr.io/${OWNER,,}/specsnap:$TAG"' in release
+    assert "tags: ${{ steps.version.outputs.image }}" in release
 
 
 def test_every_action_is_pinned_by_commit_and_dependabot_keeps_them_current() -> None:

@@ -27,7 +27,7 @@ from specsnap.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.grading import Grade, grade_repository
 from specsnap.params import render, values_for
 from specsnap.perturbations import stage2_tier
-from specsnap.perturbations.notes import unambiguous
+from specsnap.perturbations.notes import states, unambiguous
 from specsnap.perturbations.workspace import commit_as_teammate
 from specsnap.solutions import build_repository, follow_moves, rendered_patch, requirement_patches
 from specsnap.tiers import Tier
@@ -154,6 +154,29 @@ def stale_note_check(tier: Tier, seed: int, check: Check) -> None:
     check(
         bool(usable),
         f"stage II, seed {seed}: a stale note can replace {len(usable)} drawn value(s)",
+    )
+
+
+def notes_read_check(tier: Tier, seed: int, check: Check) -> None:
+    """Whether each requirement's text, read as Stage II's controls read their notes (a value
+    is what the text names alone among its choices), gives the drawn values (pure). A text that
+    names only another choice (`up` in "half a yen goes up", when `half_up` is drawn) makes the
+    notetaker and the tracker write that choice's variant."""
+    if tier.stage2 is None:
+        return
+    values = values_for(tier, seed)
+    misread = []
+    for req in tier.requirements:
+        amended = [a.text for a in tier.amendments if req.id in a.amends]
+        text = render("\n".join([req.title, req.text, *amended]), values)
+        for param in req.params:
+            named = [str(c) for c in param.choices if states(text, str(c))]
+            if len(named) == 1 and named[0] != str(values[param.name]):
+                misread.append(f"{req.id} names only {named[0]!r} of {param.name}")
+    check(
+        not misread,
+        f"stage II, seed {seed}: the controls read every drawn value from its text"
+        + (f" — but {'; '.join(misread)}" if misread else ""),
     )
 
 

@@ -30,7 +30,7 @@ from specsnap.params import Value, draw, template_values, values_for
 from specsnap.perturbations import stage2_tier
 from specsnap.runs import prepare_run
 from specsnap.solutions import build_repository, requirement_patches
-from specsnap.stage2_checks import plan_stage2, stale_note_check
+from specsnap.stage2_checks import notes_read_check, plan_stage2, stale_note_check
 from specsnap.tiers import Requirement, Tier, load_tier
 
 Echo = Callable[[str], None]
@@ -120,6 +120,7 @@ def validate_tier(
             steps.append(partial(echo, f" seed {seed}: {_describe(draws[seed])}"))
             steps += _plan_seed(tier, seed, graded, check)
             steps.append(partial(stale_note_check, tier, seed, check))
+            steps.append(partial(notes_read_check, tier, seed, check))
         steps += plan_stage2(tier, next(iter(draws)), root, pool.submit, check)
         reference = requirement_patches(tier, all_ids)
         for a in draws:

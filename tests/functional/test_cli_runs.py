@@ -132,7 +132,7 @@ def test_validate_fixture_tier_and_bad_input_exit_codes(tmp_path: Path) -> None:
         "FAIL REP-1: another seed's draw matches its behaviour 1 time in 2 (at most 1 in 20)",
         "FAIL mutants: 3 of 4 killed (75.0%; at least 97%)",
     ]
-    assert "tier-90: 24 checks, INVALID (3 failed)" in proc.stdout
+    assert "tier-90: 26 checks, INVALID (3 failed)" in proc.stdout
     assert "SURVIVED UNIT-1-ounce-in-grams-name" in proc.stdout
     assert (
         "seed 0's reference with seed 2's names graded for seed 2: fails the 1 requirement(s)"

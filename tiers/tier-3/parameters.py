@@ -22,11 +22,11 @@ PRORATION_WORDS = {
     "half_up": "half-up to the cent (a half cent goes up)",
 }
 YEN_TAX_WORDS = {
-    "half_up": "half-up (half a yen goes up)",
-    "half_even": "half-even (half a yen goes to the even yen)",
-    "half_down": "half-down (half a yen goes down, more than half goes up)",
-    "down": "down (any fraction of a yen is dropped)",
-    "up": "up (any fraction of a yen counts as a whole yen)",
+    "half_up": "`half_up` (a half yen rounds away from zero)",
+    "half_even": "`half_even` (a half yen rounds to the even yen)",
+    "half_down": "`half_down` (a half yen rounds towards zero, more than half away from it)",
+    "down": "`down` (any fraction of a yen is dropped)",
+    "up": "`up` (any fraction of a yen counts as a whole yen)",
 }
 
 
@@ -40,9 +40,7 @@ def derive(values: dict[str, object]) -> dict[str, object]:
         )
     )
     derived.update(_yen(str(values["yen_symbol"]), str(values["yen_tax_rounding"])))
-    derived.update(
-        _proration(str(values["proration_rounding"]), int(values["proration_due_days"]))
-    )
+    derived.update(_proration(str(values["proration_rounding"]), int(values["proration_due_days"])))
     derived["credit_min"] = f"{Decimal(int(values['credit_min_cents'])) / 100:.2f}"
     return derived
 
@@ -58,7 +56,9 @@ def _invoice_numbers(sep: str, digits: int, year_digits: int) -> dict[str, objec
         "invoice_first_counter": f"{1:0{digits}d}",
         "invoice_year_pattern": "Y" * year_digits,
         "invoice_year_words": (
-            "written in full (2025)" if year_digits == 4 else "written as its last two digits (25 for 2025)"
+            "written in full, 4 digits (2025)"
+            if year_digits == 4
+            else "written as its last 2 digits (25 for 2025)"
         ),
         "invoice_2025_1": invoice_number(2025, 1, sep, digits, year_digits),
         "invoice_2024_1": invoice_number(2024, 1, sep, digits, year_digits),

@@ -24,12 +24,13 @@ NATIONAL_EXAMPLES = {
     "49": ("German", "0151 2345 6789", "(030) 1234 5678"),
 }
 
-# CLIN-4: the message of the error for a minor registered without a guardian.
+# CLIN-4: the message of the error for a minor registered without a guardian. The draw is a
+# key that no sprint text uses as a word, so Stage II's controls never read one from the text.
 MINOR_MESSAGES = {
-    "needs": "patients under {age} need a {word} name and phone number",
-    "required": "a {word} name and phone number are required under the age of {age}",
-    "missing": "{word} details missing: the patient is under {age}",
-    "minor": "minor (under {age}): register a {word} with name and phone",
+    "wording-1": "patients under {age} need a {word} name and phone number",
+    "wording-2": "a {word} name and phone number are required under the age of {age}",
+    "wording-3": "{word} details missing: the patient is under {age}",
+    "wording-4": "minor (under {age}): register a {word} with name and phone",
 }
 
 

@@ -55,17 +55,8 @@ def github() -> Iterator[GitHubServer]:
 
 @pytest.fixture
 def receiver(github: GitHubServer) -> Iterator[str]:
-    config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
-    server, service = build_receiver(config, "127.0.0.1", 0, workers=2)
-    service.start()
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        service.stop(timeout=10)
+    with serving(github) as url:
+        yield url
 
 
 def eventually(condition: object, seconds: float = 20.0) -> None:
@@ -194,7 +185,8 @@ def test_pings_and_other_events_are_acknowledged(github, receiver) -> None:
 
 @contextmanager
 def serving(github: GitHubServer, data_dir: Path | None = None) -> Iterator[str]:
-    """A receiver as `receiver` starts it, with its record of deliveries in `data_dir`."""
+    """A receiver serving on a free port of 127.0.0.1 until the generator closes, with its
+    record of deliveries in `data_dir` (in memory without one)."""
     config = AppConfig(APP_ID, github.app["private_key"], SECRET, github.api_url)  # type: ignore[index]
     server, service = build_receiver(config, "127.0.0.1", 0, workers=2, data_dir=data_dir)
     service.start()

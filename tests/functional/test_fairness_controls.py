@@ -4,15 +4,16 @@ sessions records a protocol breach, and a repeated run gives the same scorecard.
 A scorecard is made of two things: the sessions as their records state them (the scorecard's
 `sessions`, built by `Session.from_record`) and the grading of the final commit, a function of
 its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test
-plays every seed twice and requires both to be identical (timings aside); the second grades
-two whole runs per tier and control (seed 13, where the amnesiac used to breach on tier 4) and
-compares the scorecards themselves.
+plays every seed and, for every fifth seed (3, 8, 13, 18), plays it again and requires both to
+be identical (timings aside); the second grades two whole runs per tier and control (seed 13,
+where the amnesiac used to breach on tier 4) and compares the scorecards themselves.
+`SPECSNAP_REPEAT_EVERY_SEED=1` repeats all twenty seeds (the sweep this file ran in CI until
+the suite grew past its time budget; it never found a difference).
 
-Cost (2 cores, measured): the first test plays the sessions of 4 tiers x 5 controls x 20
-seeds, twice, in-process, without grading and with the meter off (neither changes what a
-control does or what the reconciliation sees): about 0.5 s a run on tiers 2-3, 0.85 s on tier
-4, 1.5 s on tier 1 (its baseline check grades the baseline commit), about 8 minutes of CPU in
-all, spread over the workers as 20 items. The second: about 1.5 minutes of CPU.
+Cost (2 cores, idle, measured): a run without grading and with the meter off (neither changes
+what a control does or what the reconciliation sees) takes about 1.9 s on tier 4 and 3 s on
+tier 1 (its baseline check grades the baseline commit); 24 runs an item, 20 items; about 3.5
+times that on a loaded CI machine. The second test: about 1.5 minutes of CPU.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ pytestmark = [
 TIERS = ("tier-1", "tier-2", "tier-3", "tier-4")
 CONTROLS = ("notetaker", "tracker", "amnesiac", "recall", "noop")
 SEEDS = range(20)
+REPEATED_SEEDS = SEEDS if os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1" else SEEDS[3::5]
 REPEATED_SEED = 13
 
 
@@ -66,20 +68,21 @@ def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[dict[st
 
 @pytest.mark.parametrize("control", CONTROLS)
 @pytest.mark.parametrize("tier", TIERS)
-def test_a_control_never_breaches_and_repeats_itself_over_twenty_seeds(
+def test_a_control_never_breaches_over_twenty_seeds_and_repeats_itself(
     tmp_path: Path, tier: str, control: str
 ) -> None:
     tmp_path.chmod(0o711)
     found, differed = [], []
     for seed in SEEDS:
         records, made_of = _played(tmp_path / str(seed), tier, control, seed)
-        _, again = _played(tmp_path / f"{seed}-again", tier, control, seed)
         found += [(seed, b["session"], b["what"]) for r in records for b in r["breaches"]]
         cut_off = [r["index"] for r in records if r["exit"]["status"] == "cutoff"]
         if control in ("notetaker", "tracker", "amnesiac"):  # they edit in session 1
             assert cut_off, f"seed {seed}: no session was cut off, nothing was tested"
-        if again != made_of:
-            differed.append(seed)
+        if seed in REPEATED_SEEDS:
+            _, again = _played(tmp_path / f"{seed}-again", tier, control, seed)
+            if again != made_of:
+                differed.append(seed)
     assert found == []
     assert differed == [], "a repeated run would give another scorecard"
 

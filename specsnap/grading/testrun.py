@@ -154,7 +154,7 @@ def run_tests(
     exit_code, output = _run([*argv, str(config_path)], work, _judge_env(), limit)
     (work / "results" / "judge-output.txt").write_bytes(output)
     visible_thread.join()
-    return _read_report(tier, work, hidden_ids, exit_code, launcher, visible)
+    return _read_report(work, hidden_ids, exit_code, launcher, visible)
 
 
 def _judge_env() -> dict[str, str]:
@@ -273,32 +273,51 @@ def _kill_group(pgid: int) -> None:
 
 
 def _read_report(
-    tier: Tier,
     work: Path,
     hidden_ids: list[str],
     exit_code: int,
     launcher: SubjectLauncher,
     visible: dict[str, Any],
 ) -> TestRun:
-    """The judge's report, checked against its exit code and the expected tests."""
+    """The judge's report file, judged by judge_test_run."""
+    try:
+        report: str | None = (work / "results" / "report.json").read_text()
+    except (OSError, ValueError):
+        report = None
+    try:
+        return judge_test_run(report, hidden_ids, exit_code, launcher.network_isolated, visible)
+    except InfrastructureError as exc:
+        raise InfrastructureError(f"{exc}; see {work / 'results' / 'judge-output.txt'}") from exc
+
+
+def judge_test_run(
+    report: str | None,
+    hidden_ids: list[str],
+    exit_code: int,
+    network_isolated: bool,
+    visible: dict[str, Any],
+) -> TestRun:
+    """What the judge's report (its JSON text, None when it left none) and its exit code say,
+    checked against the expected hidden tests; `visible` is what `_run_visible` returned.
+
+    A report that cannot be read credits nothing: every test is then not collected. A report
+    that collected another number of tests than expected is SpecSnap's fault (the judge runs
+    only the grader's own files).
+    """
     problem = None
     try:
-        report = json.loads((work / "results" / "report.json").read_text())
-        raw_outcomes: dict[str, str] = dict(report["outcomes"])
-        collected: list[str] = list(report["collected"])
-        bridge: dict[str, Any] = dict(report["bridge"])
-    except (OSError, ValueError, KeyError, TypeError):
+        parsed: Any = json.loads(report) if report is not None else None
+        raw_outcomes: dict[str, str] = dict(parsed["outcomes"])
+        collected: list[str] = list(parsed["collected"])
+        bridge: dict[str, Any] = dict(parsed["bridge"])
+    except (ValueError, KeyError, TypeError):
         raw_outcomes, collected, bridge = {}, [], {}
         problem = f"the judge left no readable report (exit code {exit_code})"
     outcomes = {node: raw_outcomes.get(f"hidden/{node}", "not-collected") for node in hidden_ids}
     if problem is None and len(collected) != len(hidden_ids):
-        # The judge runs only the grader's own files; a difference is the grader's fault.
         raise InfrastructureError(
-            f"the judge collected {len(collected)} hidden tests, expected {len(hidden_ids)}; "
-            f"see {work / 'results' / 'judge-output.txt'}"
+            f"the judge collected {len(collected)} hidden tests, expected {len(hidden_ids)}"
         )
-    if problem is not None:
-        outcomes = {k: ("error" if v == "passed" else v) for k, v in outcomes.items()}
     visible_problem = visible.get("problem")
     if visible_problem is None and visible.get("exit_code") not in (0, 1, None):
         visible_problem = f"pytest exited with {visible.get('exit_code')}"
@@ -311,7 +330,7 @@ def _read_report(
         exit_code=exit_code,
         problem=problem,
         runtime_imports=list(bridge.get("imports", [])),
-        network_isolated=launcher.network_isolated,
+        network_isolated=network_isolated,
         visible_problem=visible_problem,
         channel_problems=[str(p) for p in bridge.get("problems", [])],
         subjects=int(bridge.get("subjects", 0)),

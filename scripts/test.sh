@@ -25,4 +25,4 @@ fi
 bash scripts/install-agent-clis.sh
 # One pytest worker per CPU (most tests wait on real subprocesses). The Docker tests share one
 # engine and one image build across workers through a lock (tests/support/docker_engine.py).
-.venv/bin/python -m pytest -n "${SPECSNAP_TEST_WORKERS:-auto}" --dist loadgroup --durations=15 "$@"
+.venv/bin/python -m pytest -n "${SPECSNAP_TEST_WORKERS:-auto}" --dist loadgroup --durations=30 "$@"

@@ -21,7 +21,7 @@ from typing import Any
 
 from specsnap.grading.isolation import grading_workspace, subject_launchers
 from specsnap.grading.testrun import prepare_workspace
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "specsnap" / "grading" / "boot"))

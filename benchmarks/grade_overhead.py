@@ -24,8 +24,8 @@ import time
 from pathlib import Path
 
 from specsnap.gitrepo import export_commit, rev_parse
-from specsnap.params import values_for
-from specsnap.tiers import load_tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.loading import load_tier
 
 ROOT = Path(__file__).resolve().parents[1]
 

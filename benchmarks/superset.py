@@ -26,9 +26,10 @@ from pathlib import Path
 from statistics import mean
 
 from specsnap.grading import grade_repository
-from specsnap.params import draw, template_values, values_for
-from specsnap.solutions import build_repository, requirement_patches
-from specsnap.tiers import Tier, load_tier
+from specsnap.tier.draws import draw, template_values, values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.model import Tier
+from specsnap.tier.solutions import build_repository, requirement_patches
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -48,7 +48,7 @@ from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.scorecard.model import Scorecard, Session
 from specsnap.submission.bundle import create_submission
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 
 
 def main(settings: Settings, gha: GitHubActions) -> int:
@@ -143,7 +143,7 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
         _not_evaluated(settings, gha, tier.id, reason)
         return False
     if settings.ledger is not None:
-        os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: specsnap.stage
+        os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: stage2.stage
     with gha.group(f"Prepare {settings.tier}, seed {settings.seed}, agent {settings.agent}"):
         runs.prepare_run(
             settings.tier,

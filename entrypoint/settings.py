@@ -19,7 +19,7 @@ from specsnap.errors import InputError, Problem
 from specsnap.publish.github import ApiConfig
 from specsnap.publish.pipeline import CommentMode
 from specsnap.publish.policy import FailOn
-from specsnap.stage import STAGES
+from specsnap.stage2.stage import STAGES
 
 SOURCE = "action inputs"
 DEFAULT_API_URL = "https://api.github.com"
@@ -57,7 +57,7 @@ class Settings:
     api_keys: Mapping[str, str] = field(repr=False)
     session: int | None
     time_limit_s: int | None
-    stage: int | None  # None: the ledger's (specsnap.stage)
+    stage: int | None  # None: the ledger's (specsnap.stage2.stage)
     ledger: Path | None
     scorecards: tuple[str, ...]  # globs, relative to the workspace
     badge_dir: Path | None

@@ -229,7 +229,7 @@ def tiers() -> None:
 @_guard
 def tiers_list() -> None:
     """Every tier, with its size and budget."""
-    from specsnap.tiers import list_tiers, load_tier
+    from specsnap.tier.loading import list_tiers, load_tier
 
     for tier_id in list_tiers():
         t = load_tier(tier_id)
@@ -245,9 +245,10 @@ def tiers_list() -> None:
 @_guard
 def tiers_show(tier: str, seed: int) -> None:
     """A tier's settings, and its sprint with the order and values seed SEED draws."""
-    from specsnap.params import draw, render, values_for
-    from specsnap.prompts import render_sprint
-    from specsnap.tiers import load_tier
+    from specsnap.tier.draws import draw, values_for
+    from specsnap.tier.loading import load_tier
+    from specsnap.tier.params import render
+    from specsnap.tier.prompts import render_sprint
 
     t = load_tier(tier)
     click.echo(f"{t.id}: {t.name}\n{t.summary}\n")
@@ -291,7 +292,7 @@ def tiers_show(tier: str, seed: int) -> None:
 def tiers_validate(tier: str | None, seeds: int, mutants: bool) -> None:
     """Prove a tier (or every tier) sound over several seeds: reference, starter, each
     requirement alone, and no seed's reference carrying over to another's behaviour."""
-    from specsnap.tiers import list_tiers
+    from specsnap.tier.loading import list_tiers
     from specsnap.validation import validate_tier
 
     ok = True

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from specsnap import __version__
 from specsnap.errors import InputError, Problem
 from specsnap.identity import account_named, current_user, isolation_problems
-from specsnap.params import draw
 from specsnap.render.markdown import render_markdown
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.io import seal, write_scorecard
@@ -38,11 +37,12 @@ from specsnap.scorecard.model import (
     Timings,
 )
 from specsnap.scoring import compute_scores, token_trust_problems
+from specsnap.tier.draws import draw
 from specsnap.tokens import TokenUsage
 
 if TYPE_CHECKING:
     from specsnap.grading import Grade
-    from specsnap.tiers import Tier
+    from specsnap.tier.model import Tier
 
 
 class RunSettings(Protocol):

@@ -41,8 +41,11 @@ from specsnap.identity import (
     can_execute,
     current_user,
 )
-from specsnap.params import values_for
-from specsnap.perturbations import (
+from specsnap.receipt import tier_digest
+from specsnap.report import build_scorecard, write_report
+from specsnap.scorecard.model import Scorecard
+from specsnap.sessions.processes import account_pids, end_account
+from specsnap.stage2.perturbations import (
     incomplete_reasons,
     perturb_before,
     recovered_requirements,
@@ -50,18 +53,16 @@ from specsnap.perturbations import (
     stage2_result,
     stage2_tier,
 )
-from specsnap.receipt import tier_digest
-from specsnap.report import build_scorecard, write_report
-from specsnap.scorecard.model import Scorecard
-from specsnap.sessions.processes import account_pids, end_account
-from specsnap.stage import (
+from specsnap.stage2.stage import (
     STAGES,
     default_stage,
     perturbation_kinds,
     stage_problems,
     stage_unlocked,
 )
-from specsnap.tiers import Tier, load_tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.model import Tier
 
 RUN_FILE = "run.json"
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
@@ -150,7 +151,7 @@ def prepare_run(
 ) -> Run:
     """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
 
-    `stage` defaults to the one every evaluation runs (specsnap.stage); `perturbations` names
+    `stage` defaults to the one every evaluation runs (specsnap.stage2.stage); `perturbations` names
     the kinds a Stage II run applies (default: all). `check_agent=False` defers the check of the
     agent's name to its first session: an adapter that the agent's own install registers does
     not exist before that install ran.
@@ -300,7 +301,7 @@ def regrade(
     """Grade HEAD of the run's sandbox and build its scorecard (grading and `verify --run`).
 
     Stage II grades with the regression's checks in the gate, and assesses each perturbation
-    against the graded commit and the tracker's logs (specsnap.perturbations)."""
+    against the graded commit and the tracker's logs (specsnap.stage2.perturbations)."""
     tier = run.tier
     graded_tier = stage2_tier(tier, regression_planted(run.run_dir)) if run.stage == 2 else tier
     grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)

@@ -7,7 +7,7 @@ or solution reaches the sandbox; tier 4's original-contract solution fails every
 requirement. A memoriser is held off: each requirement's behaviour (the values no alias meets for
 two draws at once) is one of at least MEMORISER_ODDS joint draws, and one seed's reference with
 another seed's names fails every requirement whose behaviour the two draw differently. With
-`mutants`, the tier's mutation pass (specsnap.mutants) runs on the first seed and its kill rate
+`mutants`, the tier's mutation pass (specsnap.tier.mutants) runs on the first seed and its kill rate
 is a check.
 """
 
@@ -25,13 +25,15 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.grading import Grade, grade_repository
-from specsnap.mutants import KILL_RATE_FLOOR, Mutant, load_mutants, mutate
-from specsnap.params import Value, draw, template_values, values_for
-from specsnap.perturbations import stage2_tier
 from specsnap.runs import prepare_run
-from specsnap.solutions import build_repository, requirement_patches
-from specsnap.stage2_checks import notes_read_check, plan_stage2, stale_note_check
-from specsnap.tiers import Requirement, Tier, load_tier
+from specsnap.stage2.checks import notes_read_check, plan_stage2, stale_note_check
+from specsnap.stage2.perturbations import stage2_tier
+from specsnap.tier.draws import draw, template_values, values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.model import Requirement, Tier
+from specsnap.tier.mutants import KILL_RATE_FLOOR, Mutant, load_mutants, mutate
+from specsnap.tier.params import Value
+from specsnap.tier.solutions import build_repository, requirement_patches
 
 Echo = Callable[[str], None]
 Pending = Future[Grade]

@@ -28,7 +28,7 @@ from specsnap.gitrepo import GitError, rev_parse
 from specsnap.receipt import scorecard_digest, tier_digest
 from specsnap.runs import Run, load_run, regrade, session_breaches, session_records
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 
 #: How many differences a failed rebuild lists (the first one decides; the rest help).
 DIFFERENCES_SHOWN = 5

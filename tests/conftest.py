@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from specsnap.identity import account_named, agent_pool
-from specsnap.tiers import Tier, load_tier
+from specsnap.tier.loading import load_tier
+from specsnap.tier.model import Tier
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_TIERS = ROOT / "tests" / "fixtures" / "tiers"
@@ -27,7 +28,7 @@ def agent_accounts() -> None:
 
 def fixture_value(name: str, seed: int = 0) -> object:
     """A value the fixture tier (tier-90) draws for `seed`, for tests that write its solution."""
-    from specsnap.params import values_for
+    from specsnap.tier.draws import values_for
 
     return values_for(load_tier(FIXTURE_TIERS / "tier-90"), seed)[name]
 

@@ -24,11 +24,11 @@ from specsnap.grading.imports import (
 )
 from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
-from specsnap.params import render
 from specsnap.receipt import merkle_digest
 from specsnap.scoring import requirement_passed
-from specsnap.tiers import Tier
-from specsnap.wiring import Violation
+from specsnap.tier.model import Tier
+from specsnap.tier.params import render
+from specsnap.tier.wiring import Violation
 
 __all__ = ["Grade", "grade_repository", "grade_tree", "history_rewrites"]
 

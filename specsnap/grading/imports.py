@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.grading.reflection import absolute, is_sys_modules, reflective_sites
-from specsnap.wiring import Violation, Wiring, rule_broken
+from specsnap.tier.wiring import Violation, Wiring, rule_broken
 
 #: Files that change what Python runs without being a readable source: a breach wherever they are.
 FORBIDDEN_SUFFIXES = (".pyc", ".pyo", ".so", ".pyd", ".pth")

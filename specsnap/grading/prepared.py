@@ -20,7 +20,7 @@ from importlib import metadata
 from pathlib import Path
 
 from specsnap.errors import InfrastructureError
-from specsnap.tiers import Tier
+from specsnap.tier.model import Tier
 
 GRADER_INI = "[pytest]\naddopts = -p no:cacheprovider\nconsider_namespace_packages = false\n"
 

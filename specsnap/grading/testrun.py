@@ -36,7 +36,7 @@ from specsnap.grading.prepared import (
     judge_root,
     make_readable,
 )
-from specsnap.tiers import Tier
+from specsnap.tier.model import Tier
 
 BOOT_FILES = (
     "bridge_codec.py",

@@ -114,7 +114,7 @@ class TrackerRequest:
 
 @dataclass(frozen=True)
 class TrackerUse:
-    """What the agent asked Stage II's ticket tracker in a session (specsnap.tracker); the
+    """What the agent asked Stage II's ticket tracker in a session (specsnap.stage2.tracker); the
     first 200 requests are listed, all are counted."""
 
     consultations: int = field(metadata=meta(minimum=0))

@@ -27,8 +27,6 @@ from specsnap.errors import UsageError
 from specsnap.gitrepo import rev_parse
 from specsnap.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.metering.session import SessionMetering
-from specsnap.params import recall_seed, values_for
-from specsnap.prompts import session_prompt
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.homes import Home, make_home, retire_home
 from specsnap.sessions.output import OutputCapture
@@ -43,9 +41,11 @@ from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.sources import sources_digest
 from specsnap.sessions.supervisor import Supervisor
 from specsnap.shared_state import sweep_account
-from specsnap.solutions import write_solution, write_stage2_fix, write_variants
+from specsnap.stage2.tracker import Board, TrackerServer, board_for
+from specsnap.tier.draws import recall_seed, values_for
+from specsnap.tier.prompts import session_prompt
+from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.tokens import TokenUsage
-from specsnap.tracker import Board, TrackerServer, board_for
 
 if TYPE_CHECKING:
     from specsnap.runs import Run

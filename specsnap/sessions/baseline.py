@@ -22,7 +22,7 @@ from typing import Any
 from specsnap.gitrepo import GitError, export_commit, tree_of
 from specsnap.grading import grade_tree
 from specsnap.grading.isolation import grading_workspace, subject_launchers
-from specsnap.tiers import Tier
+from specsnap.tier.model import Tier
 
 _VERDICTS: dict[tuple[str, str, str], bool] = {}
 _LOCK = threading.Lock()

@@ -10,13 +10,13 @@ from typing import TYPE_CHECKING, Any
 
 from specsnap.errors import InfrastructureError
 from specsnap.gitrepo import RepoState, commits_between, plain_git_dir, repo_state, rev_parse
-from specsnap.params import values_for
-from specsnap.prompts import product_note
 from specsnap.sessions.baseline import baseline_done
 from specsnap.sessions.control import hook_tampering
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze
 from specsnap.sessions.reconcile import SessionEnd, breaches
+from specsnap.tier.draws import values_for
+from specsnap.tier.prompts import product_note
 
 if TYPE_CHECKING:
     from specsnap.runs import Run

@@ -53,7 +53,8 @@ from specsnap.submission.archive import (
     sha256_hex,
 )
 from specsnap.submission.attestation import AttestationError, read_attestation
-from specsnap.tiers import Tier, list_tiers, load_tier, tiers_dir
+from specsnap.tier.loading import list_tiers, load_tier, tiers_dir
+from specsnap.tier.model import Tier
 from specsnap.verify import Check, verify_scorecard
 
 _COMMIT = re.compile(r"[0-9a-f]{40}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from specsnap.prompts import CONTINUATION_PROMPT
+from specsnap.tier.prompts import CONTINUATION_PROMPT
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap, without_timings
 

@@ -28,7 +28,7 @@ from specsnap.gitrepo import rev_parse, tree_of
 from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
 from specsnap.scorecard.codec import to_json
 from specsnap.scorecard.model import Session
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 from tests.conftest import ROOT
 from tests.functional.cli import card, without_timings
 

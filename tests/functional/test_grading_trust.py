@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 from specsnap.grading import grade_repository
-from specsnap.params import values_for
 from specsnap.receipt import canonical_json
 from specsnap.scoring import compute_scores
-from specsnap.tiers import Tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.model import Tier
 from specsnap.tokens import TokenUsage
 from tests.support.repos import commit_all, starter_repo
 

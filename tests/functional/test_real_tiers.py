@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.tiers import list_tiers, load_tier
+from specsnap.tier.loading import list_tiers, load_tier
 from tests.functional.cli import card, specsnap
 
 TIERS = list_tiers()

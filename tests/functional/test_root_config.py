@@ -15,7 +15,7 @@ The same log, filled by plain git run as root on a copy of the attacker's reposi
 planted settings are live: git would run them. (In this two-session tier the teammate's commit
 applies to an untouched HEAD, so git would need no merge; the merge driver that keeps the
 agent's side of a real three-way merge is played at that step, in
-tests/unit/perturbations/test_workspace.py, and ran as root before this fix.)
+tests/unit/stage2/perturbations/test_workspace.py, and ran as root before this fix.)
 """
 
 from __future__ import annotations

@@ -16,9 +16,9 @@ from typing import Any
 
 import yaml
 
-from specsnap.params import values_for
-from specsnap.solutions import rendered_patch, requirement_patches
-from specsnap.tiers import load_tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.solutions import rendered_patch, requirement_patches
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap, without_timings
 
@@ -262,8 +262,8 @@ def test_stage_ii_needs_its_material_and_perturbations_need_stage_ii(tmp_path: P
 def test_a_workspace_git_cannot_read_leaves_perturbations_unapplied_not_the_run_broken(
     tmp_path: Path, fixture_tiers: Path
 ) -> None:
-    from specsnap.perturbations import perturb_before
     from specsnap.runs import prepare_run
+    from specsnap.stage2.perturbations import perturb_before
 
     run = prepare_run("90", 3, "noop", tmp_path / "run", stage=2)
     session = run.session_dir(1)

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
-from specsnap.params import values_for
-from specsnap.solutions import rendered_patch, requirement_patches
-from specsnap.tiers import load_tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.solutions import rendered_patch, requirement_patches
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import specsnap
 

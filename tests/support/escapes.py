@@ -25,7 +25,7 @@ from typing import Any
 from specsnap.gitrepo import git
 from specsnap.identity import account_named, agent_pool, current_user, python_for
 from specsnap.sessions.processes import account_pids
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 from tests.conftest import ROOT
 from tests.functional.cli import card, specsnap
 from tests.support.repos import starter_repo

@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
-from specsnap.params import values_for
-from specsnap.solutions import rendered_patch
-from specsnap.tiers import Tier
+from specsnap.tier.draws import values_for
+from specsnap.tier.model import Tier
+from specsnap.tier.solutions import rendered_patch
 
 
 def commit_all(repo: Path, message: str = "work") -> None:

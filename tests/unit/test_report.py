@@ -15,7 +15,7 @@ from specsnap.receipt import scorecard_digest
 from specsnap.render.markdown import render_markdown
 from specsnap.report import build_scorecard, graded_parts, write_report
 from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
-from specsnap.tiers import Tier
+from specsnap.tier.model import Tier
 from tests.support.scorecards import fixture_document
 
 

@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "specsnap" / "grading" / "boot"))
 from class_graph import ClassGraph
 
-from specsnap.tiers import load_tier
+from specsnap.tier.loading import load_tier
 from tests.conftest import ROOT
 from tests.support.repos import starter_repo
 

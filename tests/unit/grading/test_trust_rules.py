@@ -17,8 +17,8 @@ from specsnap.errors import InfrastructureError
 from specsnap.grading import build_gate, history_rewrites, protected_file_changes, testrun
 from specsnap.grading.imports import forbidden_files, map_modules, static_violations
 from specsnap.grading.testrun import judge_test_run
-from specsnap.tiers import Tier
-from specsnap.wiring import Violation
+from specsnap.tier.model import Tier
+from specsnap.tier.wiring import Violation
 
 HIDDEN = ["test_units.py::test_a", "test_units.py::test_b"]
 VISIBLE_OK = {"outcomes": {"tests/test_visible.py::test_x": "passed"}, "exit_code": 0}

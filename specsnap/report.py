@@ -19,13 +19,11 @@ from specsnap import __version__
 from specsnap.errors import InputError, Problem
 from specsnap.identity import account_named, current_user, isolation_problems
 from specsnap.render.markdown import render_markdown
-from specsnap.scorecard.codec import DecodeError, from_json
+from specsnap.scorecard.codec import DecodeError
 from specsnap.scorecard.io import seal, write_scorecard
 from specsnap.scorecard.model import (
     SCHEMA_VERSION,
     Agent,
-    Gate,
-    Grading,
     Receipt,
     Requirement,
     Retention,
@@ -90,8 +88,7 @@ def build_scorecard(
     for number, record in enumerate(records, start=1):
         with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
             sessions.append(Session.from_record(record))
-    with _problem_in("(the grade)"):
-        requirements, gate, grading = graded_parts(grade)
+    requirements, gate = grade.requirements, grade.gate
     if stage2 is not None:
         requirements = tuple(replace(r, retention=retention(r, recovered)) for r in requirements)
     scores = compute_scores(
@@ -124,7 +121,7 @@ def build_scorecard(
         requirements=requirements,
         gate=gate,
         scores=Scores(**asdict(scores)),
-        grading=grading,
+        grading=grade.facts,
         timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
         stage2=stage2,
         receipt=Receipt(
@@ -146,16 +143,6 @@ def _stage(stage: int) -> Stage:
     if stage not in (1, 2):
         raise InputError([Problem("run.json", "stage", str(stage), "1 or 2")])
     return 1 if stage == 1 else 2
-
-
-def graded_parts(grade: Grade) -> tuple[tuple[Requirement, ...], Gate, Grading]:
-    """What the scorecard takes from grading: the one mapping from `Grade` onto the model."""
-    requirements = tuple(
-        from_json(Requirement, r, f"requirements[{i}]") for i, r in enumerate(grade.requirements)
-    )
-    gate = from_json(Gate, grade.gate, "gate")
-    grading = from_json(Grading, grade.facts, "facts")
-    return requirements, gate, grading
 
 
 @contextmanager

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap import __version__
-from specsnap.errors import InfrastructureError, UsageError
+from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
 from specsnap.gitrepo import create_baseline, own_git
 from specsnap.grading import grade_repository
 from specsnap.identity import (
@@ -43,7 +43,8 @@ from specsnap.identity import (
 )
 from specsnap.receipt import tier_digest
 from specsnap.report import build_scorecard, write_report
-from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.codec import DecodeError, from_json
+from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.sessions.processes import account_pids, end_account
 from specsnap.stage2.perturbations import (
     incomplete_reasons,
@@ -269,13 +270,17 @@ def session_records(run: Run) -> list[dict[str, Any]]:
     return records
 
 
-def session_breaches(records: list[dict[str, Any]], run: Run | None = None) -> list[dict[str, Any]]:
+def session_breaches(records: list[dict[str, Any]], run: Run | None = None) -> list[Breach]:
     """Every protocol breach the sessions recorded, in session order, and (given the run) what
     grading found of the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
     found = [breach for record in records for breach in record.get("breaches", [])]
     if run is not None and (run.run_dir / GRADING_BREACHES).is_file():
         found += json.loads((run.run_dir / GRADING_BREACHES).read_text())
-    return found
+    try:
+        return [from_json(Breach, b, f"breaches[{i}]") for i, b in enumerate(found)]
+    except DecodeError as exc:
+        where = "the session records" if run is None else str(run.run_dir / "sessions")
+        raise InputError([Problem(where, exc.path, exc.found, exc.expected)]) from None
 
 
 def grade_run(run_dir: Path) -> Scorecard:
@@ -296,7 +301,7 @@ def grade_run(run_dir: Path) -> Scorecard:
 
 
 def regrade(
-    run: Run, records: list[dict[str, Any]], breaches: list[dict[str, Any]], started: float
+    run: Run, records: list[dict[str, Any]], breaches: list[Breach], started: float
 ) -> Scorecard:
     """Grade HEAD of the run's sandbox and build its scorecard (grading and `verify --run`).
 

@@ -24,7 +24,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from specsnap.grading import Grade, grade_repository
+from specsnap.grading import Grade, gate_findings, grade_repository
 from specsnap.runs import prepare_run
 from specsnap.stage2.checks import notes_read_check, plan_stage2, stale_note_check
 from specsnap.stage2.perturbations import stage2_tier
@@ -201,8 +201,8 @@ def _plan_mutants(
             if isinstance(result, str):
                 check(False, f"mutant {slip.id} does not apply: {result}")
                 continue
-            caught = [r["id"] for r in result.requirements if not r["passed"]]
-            caught += [] if result.gate["holds"] else ["the gate"]
+            caught = [r.id for r in result.requirements if not r.passed]
+            caught += [] if result.gate.holds else ["the gate"]
             killed += bool(caught)
             echo(
                 f"  killed   {slip.id} (by {', '.join(caught)})"
@@ -240,9 +240,9 @@ def _plan_seed(
         grade = starter.result()
         check(not any(grade.passed_flags), f"starter: raw {_pct(grade)} (expected 0%)")
         if tier.cutoff_arm == "session_start":
-            check(grade.gate["holds"], f"starter: gate holds{_why(grade)}")
+            check(grade.gate.holds, f"starter: gate holds{_why(grade)}")
         else:
-            check(not grade.gate["baseline_ok"], "starter: baseline fails until TASK.md is done")
+            check(not grade.gate.baseline_ok, "starter: baseline fails until TASK.md is done")
 
     steps.append(starter_checks)
     if tier.cutoff_arm != "session_start":
@@ -251,7 +251,7 @@ def _plan_seed(
         def baseline_check() -> None:
             grade = base.result()
             check(
-                not any(grade.passed_flags) and grade.gate["holds"],
+                not any(grade.passed_flags) and grade.gate.holds,
                 f"starter + BASELINE: raw {_pct(grade)}, gate holds{_why(grade)}",
             )
 
@@ -261,8 +261,8 @@ def _plan_seed(
     def reference_check() -> None:
         grade = full.result()
         check(
-            all(grade.passed_flags) and grade.gate["holds"],
-            f"reference: raw {_pct(grade)}, net {_pct(grade) if grade.gate['holds'] else '0%'}"
+            all(grade.passed_flags) and grade.gate.holds,
+            f"reference: raw {_pct(grade)}, net {_pct(grade) if grade.gate.holds else '0%'}"
             f"{_why(grade)}{_failing(grade)}",
         )
 
@@ -275,7 +275,7 @@ def _plan_seed(
             grade = alone.result()
             got = {tier.requirements[i].id for i, p in enumerate(grade.passed_flags) if p}
             check(
-                got == expected and grade.gate["holds"],
+                got == expected and grade.gate.holds,
                 f"{req.id} alone: passes {sorted(got) or 'nothing'}"
                 f" (expected {sorted(expected)}){_why(grade)}",
             )
@@ -290,7 +290,7 @@ def _plan_seed(
             grade = orig.result()
             got = {tier.requirements[i].id for i, p in enumerate(grade.passed_flags) if p}
             check(
-                got == set(all_ids) - amended and grade.gate["holds"],
+                got == set(all_ids) - amended and grade.gate.holds,
                 f"original contract: fails exactly the amended {sorted(amended)}; "
                 f"passes {len(got)}/{len(all_ids)}{_why(grade)}",
             )
@@ -345,15 +345,9 @@ def _pct(grade: Grade) -> str:
 
 
 def _why(grade: Grade) -> str:
-    gate = grade.gate
-    if gate["holds"]:
-        return ""
-    parts = [f"{f['test']}: {f['outcome']}" for f in gate["baseline_failures"][:3]]
-    parts += [f"{c['path']} {c['change']}" for c in gate["protected_changes"][:3]]
-    parts += [f"{v['importer']}->{v['imported']}" for v in gate["wiring_violations"][:3]]
-    return " [gate: " + "; ".join(parts) + "]"
+    return "" if grade.gate.holds else f" [gate: {gate_findings(grade.gate)}]"
 
 
 def _failing(grade: Grade) -> str:
-    failing = [r["id"] for r in grade.requirements if not r["passed"]]
+    failing = [r.id for r in grade.requirements if not r.passed]
     return f" failing: {failing}" if failing else ""

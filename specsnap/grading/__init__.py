@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -25,34 +25,44 @@ from specsnap.grading.imports import (
 from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
 from specsnap.receipt import merkle_digest
+from specsnap.scorecard.model import (
+    BaselineFailure,
+    Breach,
+    Gate,
+    Grading,
+    ProtectedChange,
+    Requirement,
+    TestResult,
+    WiringViolation,
+)
 from specsnap.scoring import requirement_passed
 from specsnap.tier.model import Tier
 from specsnap.tier.params import render
-from specsnap.tier.wiring import Violation
 
-__all__ = ["Grade", "grade_repository", "grade_tree", "history_rewrites"]
+__all__ = ["Grade", "gate_findings", "grade_repository", "grade_tree", "history_rewrites"]
 
 
 @dataclass(frozen=True)
 class Grade:
-    """Everything grading found; the scorecard is built from this and nothing else."""
+    """Everything grading found, as the scorecard's own types; the scorecard is built from this
+    and nothing else."""
 
     head_commit: str | None
     tree_sha256: str | None
-    requirements: list[dict[str, Any]]
-    gate: dict[str, Any]
-    facts: dict[str, Any] = field(default_factory=dict)
+    requirements: tuple[Requirement, ...]
+    gate: Gate
+    facts: Grading
 
     @property
     def passed_flags(self) -> list[bool]:
-        return [bool(r["passed"]) for r in self.requirements]
+        return [r.passed for r in self.requirements]
 
 
 def grade_repository(
     tier: Tier,
     repo: Path,
     params: dict[str, Any] | None = None,
-    breaches: list[dict[str, Any]] | None = None,
+    breaches: list[Breach] | None = None,
 ) -> Grade:
     """Grade HEAD of the git repository `repo` (never its working tree).
 
@@ -87,7 +97,7 @@ def grade_tree(
     subjects: Subjects,
     head: str | None = None,
     params: dict[str, Any] | None = None,
-    breaches: list[dict[str, Any]] | None = None,
+    breaches: list[Breach] | None = None,
 ) -> Grade:
     """Grade the exported tree at `export`; `work` is a scratch directory beside it (made by
     grading_workspace, so that subjects can reach it)."""
@@ -107,74 +117,78 @@ def grade_tree(
         for v in runtime_violations(tier.wiring, run.runtime_imports, modules, export)
         if (v.importer, v.imported, v.file, v.line) not in seen  # already found statically
     ]
-    requirements = [
-        {
-            "id": req.id,
-            "title": render(req.title, params or {}),
-            "package": req.package,
-            "passed": requirement_passed([run.outcomes[t] for t in req.tests]),
-            "tests": [{"id": t, "outcome": run.outcomes[t]} for t in req.tests],
-        }
+    requirements = tuple(
+        Requirement(
+            id=req.id,
+            title=render(req.title, params or {}),
+            package=req.package,
+            passed=requirement_passed([run.outcomes[t] for t in req.tests]),
+            tests=tuple(TestResult(t, run.outcomes[t]) for t in req.tests),
+        )
         for req in tier.requirements
-    ]
-    breaches += [{"session": None, "what": problem} for problem in run.channel_problems]
+    )
+    breaches += [Breach(session=None, what=problem) for problem in run.channel_problems]
     gate = build_gate(tier, run, protected_changes, violations, breaches)
-    facts = {
-        "tests_collected": run.collected,
-        "tests_expected": run.expected,
-        "pytest_exit_code": run.exit_code,
-        "run_problem": run.problem,
-        "network_isolated": run.network_isolated,
-        "isolation": subjects.first.isolation,
-        "subjects": run.subjects,
-        "shared_state": subjects.first.shared_state,
-    }
+    facts = Grading(
+        tests_collected=run.collected,
+        tests_expected=run.expected,
+        pytest_exit_code=run.exit_code,
+        run_problem=run.problem,
+        network_isolated=run.network_isolated,
+        isolation=subjects.first.isolation,
+        subjects=run.subjects,
+        shared_state=subjects.first.shared_state,
+    )
     return Grade(head, tree_sha256, requirements, gate, facts)
 
 
 def build_gate(
     tier: Tier,
     run: TestRun,
-    protected_changes: list[dict[str, str]],
-    violations: list[Violation],
-    breaches: list[dict[str, Any]],
-) -> dict[str, Any]:
+    protected_changes: list[ProtectedChange],
+    violations: list[WiringViolation],
+    breaches: list[Breach],
+) -> Gate:
     """The regression gate plus SpecSnap's protocol condition (docs/protocol.md)."""
     failures = [
-        {"test": t, "outcome": run.outcomes[t]}
+        BaselineFailure(t, run.outcomes[t])
         for t in tier.hidden_baseline
         if run.outcomes[t] != "passed"
     ]
     failures += [
-        {"test": f"visible/{t}", "outcome": outcome}
+        BaselineFailure(f"visible/{t}", outcome)
         for t, outcome in sorted(run.visible.items())
         if outcome != "passed"
     ]
     visible_seen = len(run.visible)
     if visible_seen != tier.visible_count:
-        failures.append(
-            {"test": "visible/", "outcome": f"{visible_seen} of {tier.visible_count} ran"}
-        )
+        failures.append(BaselineFailure("visible/", f"{visible_seen} of {tier.visible_count} ran"))
     for problem in (run.problem, run.visible_problem):
         if problem:
-            failures.append({"test": "(test run)", "outcome": problem})
-    gate = {
-        "baseline_ok": not failures,
-        "protected_ok": not protected_changes,
-        "wiring_ok": not violations,
-        "protocol_ok": not breaches,
-        "baseline_failures": failures,
-        "protected_changes": protected_changes,
-        "wiring_violations": [v.as_dict() for v in violations],
-        "protocol_breaches": breaches,
-    }
-    gate["holds"] = all(
-        gate[k] for k in ("baseline_ok", "protected_ok", "wiring_ok", "protocol_ok")
+            failures.append(BaselineFailure("(test run)", problem))
+    return Gate(
+        holds=not (failures or protected_changes or violations or breaches),
+        baseline_ok=not failures,
+        protected_ok=not protected_changes,
+        wiring_ok=not violations,
+        protocol_ok=not breaches,
+        baseline_failures=tuple(failures),
+        protected_changes=tuple(protected_changes),
+        wiring_violations=tuple(violations),
+        protocol_breaches=tuple(breaches),
     )
-    return gate
 
 
-def protected_file_changes(tier: Tier, export: Path) -> list[dict[str, str]]:
+def gate_findings(gate: Gate, each: int = 3) -> str:
+    """The first few baseline failures, protected changes and crossed boundaries, in one line
+    (for `tiers validate`, which says why a check's gate failed)."""
+    parts = [f"{f.test}: {f.outcome}" for f in gate.baseline_failures[:each]]
+    parts += [f"{c.path} {c.change}" for c in gate.protected_changes[:each]]
+    parts += [f"{v.importer}->{v.imported}" for v in gate.wiring_violations[:each]]
+    return "; ".join(parts)
+
+
+def protected_file_changes(tier: Tier, export: Path) -> list[ProtectedChange]:
     """Protected starter files that are changed, deleted or replaced at the graded commit."""
     patterns = [*tier.protected, "wiring.yaml", *(f"{p}/**" for p in tier.visible_tests)]
     patterns += list(tier.visible_tests)
@@ -185,15 +199,13 @@ def protected_file_changes(tier: Tier, export: Path) -> list[dict[str, str]]:
             continue
         graded = export / rel
         if graded.is_symlink() or not graded.is_file():
-            changes.append(
-                {"path": rel, "change": "deleted" if not graded.is_symlink() else "replaced"}
-            )
+            changes.append(ProtectedChange(rel, "replaced" if graded.is_symlink() else "deleted"))
         elif graded.read_bytes() != path.read_bytes():
-            changes.append({"path": rel, "change": "modified"})
+            changes.append(ProtectedChange(rel, "modified"))
     return changes
 
 
-def history_rewrites(repo: Path) -> list[dict[str, Any]]:
+def history_rewrites(repo: Path) -> list[Breach]:
     """Replace refs and grafts: ways to make a commit id show other content. Each is a breach."""
     git_dir = repo / ".git"
     found = []
@@ -207,42 +219,51 @@ def history_rewrites(repo: Path) -> list[dict[str, Any]]:
         found.append("the repository holds grafts (.git/info/grafts)")
     if os.path.lexists(git_dir / "objects" / "info" / "alternates"):
         found.append("the repository borrows objects from elsewhere (objects/info/alternates)")
-    return [{"session": None, "what": what} for what in found]
+    return [Breach(session=None, what=what) for what in found]
 
 
-def _tampering(exc: Exception) -> list[dict[str, Any]]:
+def _tampering(exc: Exception) -> list[Breach]:
     """A repository whose objects or layout were forged is a breach, not only a failed export."""
     if isinstance(exc, TamperedRepositoryError):
-        return [{"session": None, "what": f"the repository was tampered with: {exc}"}]
+        return [Breach(session=None, what=f"the repository was tampered with: {exc}")]
     return []
 
 
 def _ungradable(
     tier: Tier,
     reason: str,
-    breaches: list[dict[str, Any]],
+    breaches: list[Breach],
     params: dict[str, Any],
     head: str | None = None,
 ) -> Grade:
-    requirements = [
-        {
-            "id": r.id,
-            "title": render(r.title, params),
-            "package": r.package,
-            "passed": False,
-            "tests": [{"id": t, "outcome": "not-run"} for t in r.tests],
-        }
+    requirements = tuple(
+        Requirement(
+            id=r.id,
+            title=render(r.title, params),
+            package=r.package,
+            passed=False,
+            tests=tuple(TestResult(t, "not-run") for t in r.tests),
+        )
         for r in tier.requirements
-    ]
-    gate = {
-        "holds": False,
-        "baseline_ok": False,
-        "protected_ok": False,
-        "wiring_ok": False,
-        "protocol_ok": not breaches,
-        "baseline_failures": [{"test": "(grading)", "outcome": reason}],
-        "protected_changes": [],
-        "wiring_violations": [],
-        "protocol_breaches": breaches,
-    }
-    return Grade(head, None, requirements, gate, {"run_problem": reason})
+    )
+    gate = Gate(
+        holds=False,
+        baseline_ok=False,
+        protected_ok=False,
+        wiring_ok=False,
+        protocol_ok=not breaches,
+        baseline_failures=(BaselineFailure("(grading)", reason),),
+        protected_changes=(),
+        wiring_violations=(),
+        protocol_breaches=tuple(breaches),
+    )
+    facts = Grading(
+        tests_collected=None,
+        tests_expected=None,
+        pytest_exit_code=None,
+        run_problem=reason,
+        network_isolated=None,
+        isolation=None,
+        subjects=None,
+    )
+    return Grade(head, None, requirements, gate, facts)

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.grading.reflection import absolute, is_sys_modules, reflective_sites
-from specsnap.tier.wiring import Violation, Wiring, rule_broken
+from specsnap.scorecard.model import Breach, WiringViolation
+from specsnap.tier.wiring import Wiring, rule_broken
 
 #: Files that change what Python runs without being a readable source: a breach wherever they are.
 FORBIDDEN_SUFFIXES = (".pyc", ".pyo", ".so", ".pyd", ".pth")
@@ -93,7 +94,7 @@ def _walk(start: Path, root: Path) -> Iterator[tuple[str, list[str]]]:
                     yield entry.path, [*prefix, stem]
 
 
-def forbidden_files(export: Path) -> list[dict[str, Any]]:
+def forbidden_files(export: Path) -> list[Breach]:
     """Compiled modules, .pth files and site customisation anywhere in the graded tree."""
     found = []
     for dirpath, dirnames, filenames in os.walk(export):
@@ -101,19 +102,15 @@ def forbidden_files(export: Path) -> list[dict[str, Any]]:
         for name in sorted(filenames):
             if name.endswith(FORBIDDEN_SUFFIXES) or name in FORBIDDEN_NAMES:
                 rel = os.path.relpath(os.path.join(dirpath, name), export)
-                found.append(
-                    {
-                        "session": None,
-                        "what": f"the graded commit holds {rel}, which Python would run "
-                        "without a readable source",
-                        "file": rel,
-                        "line": 0,
-                    }
+                what = (
+                    f"the graded commit holds {rel}, which Python would run without a readable "
+                    "source"
                 )
+                found.append(Breach(session=None, what=what, file=rel, line=0))
     return found
 
 
-def static_violations(wiring: Wiring, export: Path, modules: ModuleMap) -> list[Violation]:
+def static_violations(wiring: Wiring, export: Path, modules: ModuleMap) -> list[WiringViolation]:
     """Every import site in every importable file that breaks a rule of wiring.yaml."""
     found = []
     for module, rel in sorted(modules.files.items()):
@@ -125,11 +122,11 @@ def static_violations(wiring: Wiring, export: Path, modules: ModuleMap) -> list[
         for imported, line in import_sites(tree, package, modules):
             if imported is None:
                 if module.split(".")[0] in wiring.packages:
-                    found.append(Violation(module, "?", rel, line, UNRESOLVABLE, "static"))
+                    found.append(WiringViolation(module, "?", rel, line, UNRESOLVABLE, "static"))
                 continue
             rule = rule_broken(wiring, module, imported, modules.first_party)
             if rule is not None:
-                found.append(Violation(module, imported, rel, line, rule, "static"))
+                found.append(WiringViolation(module, imported, rel, line, rule, "static"))
     return sorted(set(found), key=lambda v: (v.file, v.line, v.imported))
 
 
@@ -188,7 +185,7 @@ def _literal_import(node: ast.Call, package: str) -> str | None:
 
 def runtime_violations(
     wiring: Wiring, events: list[dict[str, Any]], modules: ModuleMap, export: Path
-) -> list[Violation]:
+) -> list[WiringViolation]:
     """Boundary violations among the module loads the subjects reported.
 
     A file linked under several module names is judged under each: a tree that aliases its own
@@ -205,5 +202,5 @@ def runtime_violations(
                 if rule is not None:
                     rel = modules.files[importer]
                     line = int(event.get("line", 0))
-                    found.add(Violation(importer, target, rel, line, rule, "dynamic"))
+                    found.add(WiringViolation(importer, target, rel, line, rule, "dynamic"))
     return sorted(found, key=lambda v: (v.file, v.line, v.imported))

@@ -55,4 +55,4 @@ def _judge(tier: Tier, repo: Path, commit: str, params: dict[str, Any]) -> bool:
         # The baseline tests alone: the sprint's tests cannot change this verdict.
         baseline_only = replace(tier, requirements=())
         grade = grade_tree(baseline_only, export, work, subjects, commit, params)
-    return bool(grade.gate["baseline_ok"])
+    return bool(grade.gate.baseline_ok)

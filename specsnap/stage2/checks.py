@@ -24,7 +24,7 @@ from concurrent.futures import Future
 from pathlib import Path
 
 from specsnap.gitrepo import BASELINE_IDENTITY, own_git
-from specsnap.grading import Grade, grade_repository
+from specsnap.grading import Grade, gate_findings, grade_repository
 from specsnap.stage2.perturbations import stage2_tier
 from specsnap.stage2.perturbations.notes import states, unambiguous
 from specsnap.stage2.perturbations.workspace import commit_as_teammate
@@ -85,7 +85,7 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
     def fixed_check() -> None:
         grade = fixed.result()
         check(
-            grade.gate["holds"],
+            grade.gate.holds,
             f"stage II: its fix at the cause passes every baseline test{_why(grade)}",
         )
 
@@ -116,7 +116,7 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
         found = _renames(root / "stage2-refactor")
         expected = dict(material.refactor.moves)
         check(
-            grade.gate["holds"] and not any(grade.passed_flags) and found == expected,
+            grade.gate.holds and not any(grade.passed_flags) and found == expected,
             f"stage II: the refactor keeps the starter's behaviour and moves {expected}"
             + ("" if found == expected else f" — git sees {found}")
             + _why(grade),
@@ -124,7 +124,7 @@ def plan_stage2(tier: Tier, seed: int, root: Path, submit: Submit, check: Check)
 
     def reference_check() -> None:
         grade = whole.result()
-        ok = all(grade.passed_flags) and grade.gate["holds"]
+        ok = all(grade.passed_flags) and grade.gate.holds
         passed = sum(grade.passed_flags)
         check(
             ok,
@@ -226,12 +226,9 @@ def _renames(repo: Path) -> dict[str, str]:
 
 
 def _failing(grade: Grade) -> set[str]:
-    return {f["test"] for f in grade.gate["baseline_failures"]}
+    return {f.test for f in grade.gate.baseline_failures}
 
 
 def _why(grade: Grade) -> str:
-    failures = [f"{f['test']}: {f['outcome']}" for f in grade.gate["baseline_failures"][:3]]
-    changes = [f"{c['path']} {c['change']}" for c in grade.gate["protected_changes"][:3]]
-    imports = [f"{v['importer']}->{v['imported']}" for v in grade.gate["wiring_violations"][:3]]
-    parts = failures + changes + imports
-    return f" [gate: {'; '.join(parts)}]" if parts else ""
+    findings = gate_findings(grade.gate)
+    return f" [gate: {findings}]" if findings else ""

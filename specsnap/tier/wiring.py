@@ -42,26 +42,6 @@ class Wiring:
     private: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True)
-class Violation:
-    importer: str
-    imported: str
-    file: str  # repository-relative
-    line: int
-    rule: str
-    kind: str  # "static" or "dynamic"
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "importer": self.importer,
-            "imported": self.imported,
-            "file": self.file,
-            "line": self.line,
-            "rule": self.rule,
-            "kind": self.kind,
-        }
-
-
 def load_wiring(path: Path) -> Wiring:
     """Parse and validate a wiring.yaml; every problem is reported with file and key."""
     try:

@@ -24,7 +24,7 @@ def scores(tier: Tier, repo: Path):  # type: ignore[no-untyped-def]
     grade = grade_repository(tier, repo, values_for(tier, 0))
     s = compute_scores(
         grade.passed_flags,
-        grade.gate["holds"],
+        grade.gate.holds,
         [TokenUsage(source="reported")],
         tier.budget_tokens,
         tier.pass_threshold,
@@ -36,7 +36,7 @@ def test_reference_scores_full_and_starter_scores_zero_with_gate(tier90: Tier, t
     grade, s = scores(tier90, starter_repo(tier90, tmp_path / "ref", ALL))
     assert (s.raw_retention, s.net_retention) == (1.0, 1.0)
     grade, s = scores(tier90, starter_repo(tier90, tmp_path / "starter"))
-    assert s.raw_retention == 0.0 and grade.gate["holds"]
+    assert s.raw_retention == 0.0 and grade.gate.holds
 
 
 def test_only_head_counts_not_the_working_tree(tier90: Tier, tmp_path: Path):
@@ -57,7 +57,7 @@ def test_broken_baseline_zeroes_net_and_names_the_test(tier90: Tier, tmp_path: P
     commit_all(repo)
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0
-    failed = {f["test"] for f in grade.gate["baseline_failures"]}
+    failed = {f.test for f in grade.gate.baseline_failures}
     assert "test_baseline.py::test_grams_identity" in failed
 
 
@@ -68,7 +68,7 @@ def test_edited_protected_file_zeroes_net(tier90: Tier, tmp_path: Path):
     commit_all(repo)
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0 and s.raw_retention == 1.0
-    assert {(c["path"], c["change"]) for c in grade.gate["protected_changes"]} == {
+    assert {(c.path, c.change) for c in grade.gate.protected_changes} == {
         ("wiring.yaml", "modified"),
         ("tests/test_visible.py", "deleted"),
     }
@@ -81,15 +81,15 @@ def test_static_boundary_violation_is_named_with_file_and_line(tier90: Tier, tmp
     commit_all(repo)
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0
-    (violation,) = grade.gate["wiring_violations"]
-    assert violation["importer"] == "units.convert"
-    assert violation["imported"] == "report.lines"
-    assert violation["file"] == "units/convert.py"
+    (violation,) = grade.gate.wiring_violations
+    assert violation.importer == "units.convert"
+    assert violation.imported == "report.lines"
+    assert violation.file == "units/convert.py"
     assert (
-        violation["line"]
+        violation.line
         == convert.read_text().splitlines().index("    from report import lines") + 1
     )
-    assert violation["kind"] == "static"
+    assert violation.kind == "static"
 
 
 def test_private_module_import_is_a_violation(tier90: Tier, tmp_path: Path):
@@ -98,7 +98,7 @@ def test_private_module_import_is_a_violation(tier90: Tier, tmp_path: Path):
     lines.write_text("from units._table import SYMBOLS\n" + lines.read_text())
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    assert [v["rule"] for v in grade.gate["wiring_violations"]] == [
+    assert [v.rule for v in grade.gate.wiring_violations] == [
         "units._table is private to units"
     ]
 
@@ -116,13 +116,13 @@ def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
     commit_all(repo)
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0
-    kinds = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
+    kinds = {(v.importer, v.imported, v.kind) for v in grade.gate.wiring_violations}
     # Loading report.lines loads its package first: the subject reports that load as the one
     # units.convert caused (report's own __init__ then imports report.lines itself).
     assert ("units.convert", "report", "dynamic") in kinds
     assert ("units.convert", "?", "static") in kinds  # the computed name itself
     assert all(
-        v["file"] == "units/convert.py" and v["line"] > 0 for v in grade.gate["wiring_violations"]
+        v.file == "units/convert.py" and v.line > 0 for v in grade.gate.wiring_violations
     )
 
 
@@ -137,7 +137,7 @@ def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):
     )
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    found = {(v["importer"], v["imported"], v["kind"]) for v in grade.gate["wiring_violations"]}
+    found = {(v.importer, v.imported, v.kind) for v in grade.gate.wiring_violations}
     # A literal name is resolved statically (the subject reports the same load at run time).
     assert ("units.convert", "report", "static") in found
 
@@ -212,8 +212,8 @@ def test_exiting_the_subject_early_fails_only_what_runs_there(tier90: Tier, tmp_
     commit_all(repo)
     grade, s = scores(tier90, repo)
     # Each requirement has its own subject: UNIT-1 never loads `report` and keeps its result.
-    assert [r["id"] for r in grade.requirements if r["passed"]] == ["UNIT-1"]
-    assert s.net_retention == 0.0 and not grade.gate["baseline_ok"]
+    assert [r.id for r in grade.requirements if r.passed] == ["UNIT-1"]
+    assert s.net_retention == 0.0 and not grade.gate.baseline_ok
 
 
 def test_symlink_out_of_the_repository_is_not_followed(tier90: Tier, tmp_path: Path):
@@ -229,7 +229,7 @@ def test_repository_without_commit_or_git_grades_zero(tier90: Tier, tmp_path: Pa
     shutil.rmtree(repo / ".git")
     grade, s = scores(tier90, repo)
     assert s.net_retention == 0.0 and grade.head_commit is None
-    assert "no commit to grade" in grade.gate["baseline_failures"][0]["outcome"]
+    assert "no commit to grade" in grade.gate.baseline_failures[0].outcome
 
 
 @pytest.mark.parametrize("namespace", [True, False], ids=["netns", "in-process-guard"])
@@ -258,7 +258,7 @@ def test_code_under_test_cannot_reach_the_network(
     )
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    assert grade.facts["network_isolated"] is namespace
+    assert grade.facts.network_isolated is namespace
     with pytest.raises(TimeoutError):
         listener.accept()
     listener.close()

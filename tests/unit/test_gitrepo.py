@@ -133,7 +133,7 @@ def test_a_repository_that_borrows_objects_is_read_as_no_repository(
     assert rev_parse(repo) is None
     with pytest.raises(GitError):
         export_commit(repo, "HEAD", tmp_path)
-    what = [b["what"] for b in history_rewrites(repo)]  # grading names it a breach
+    what = [b.what for b in history_rewrites(repo)]  # grading names it a breach
     assert what == ["the repository borrows objects from elsewhere (objects/info/alternates)"]
     after = repo_state(repo)
     assert after is not None and after.history_files["objects/info/alternates"] is not None

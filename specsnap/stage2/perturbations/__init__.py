@@ -117,8 +117,8 @@ def _evidence(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> E
     return Evidence(
         head=head,
         history=history,
-        passed={r["id"]: bool(r["passed"]) for r in grade.requirements},
-        failing=frozenset(f["test"] for f in grade.gate.get("baseline_failures", [])),
+        passed={r.id: r.passed for r in grade.requirements},
+        failing=frozenset(f.test for f in grade.gate.baseline_failures),
         shown=shown,
         blob=lambda blob: blob_content(run.sandbox, blob),
     )

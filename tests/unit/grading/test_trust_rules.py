@@ -17,8 +17,8 @@ from specsnap.errors import InfrastructureError
 from specsnap.grading import build_gate, history_rewrites, protected_file_changes, testrun
 from specsnap.grading.imports import forbidden_files, map_modules, static_violations
 from specsnap.grading.testrun import judge_test_run
+from specsnap.scorecard.model import BaselineFailure, Breach, ProtectedChange, WiringViolation
 from specsnap.tier.model import Tier
-from specsnap.tier.wiring import Violation
 
 HIDDEN = ["test_units.py::test_a", "test_units.py::test_b"]
 VISIBLE_OK = {"outcomes": {"tests/test_visible.py::test_x": "passed"}, "exit_code": 0}
@@ -105,40 +105,42 @@ def _clean_run(tier: Tier, **changes: Any) -> testrun.TestRun:
 
 def test_a_clean_run_holds_the_gate(tier90: Tier) -> None:
     gate = build_gate(tier90, _clean_run(tier90), [], [], [])
-    assert gate["holds"] is True
-    assert gate["baseline_failures"] == []
+    assert gate.holds is True
+    assert gate.baseline_failures == ()
 
 
 def test_a_broken_baseline_test_breaks_the_gate_and_is_named(tier90: Tier) -> None:
     first = tier90.hidden_baseline[0]
     run = _clean_run(tier90, outcomes={**_clean_run(tier90).outcomes, first: "failed"})
     gate = build_gate(tier90, run, [], [], [])
-    assert (gate["holds"], gate["baseline_ok"]) == (False, False)
-    assert gate["baseline_failures"] == [{"test": first, "outcome": "failed"}]
+    assert (gate.holds, gate.baseline_ok) == (False, False)
+    assert gate.baseline_failures == (BaselineFailure(first, "failed"),)
 
 
 def test_visible_tests_that_did_not_all_run_break_the_gate(tier90: Tier) -> None:
     run = _clean_run(tier90, visible={})
     gate = build_gate(tier90, run, [], [], [])
-    assert gate["baseline_failures"] == [
-        {"test": "visible/", "outcome": f"0 of {tier90.visible_count} ran"}
-    ]
+    assert gate.baseline_failures == (
+        BaselineFailure("visible/", f"0 of {tier90.visible_count} ran"),
+    )
 
 
 @pytest.mark.parametrize("which", ["protected", "wiring", "protocol"])
 def test_each_condition_alone_breaks_the_gate(tier90: Tier, which: str) -> None:
-    protected = [{"path": "wiring.yaml", "change": "modified"}] if which == "protected" else []
+    protected = [ProtectedChange("wiring.yaml", "modified")] if which == "protected" else []
     violations = (
-        [Violation("units", "report", "units/convert.py", 3, "may_import", "static")]
+        [WiringViolation("units", "report", "units/convert.py", 3, "may_import", "static")]
         if which == "wiring"
         else []
     )
-    breaches = [{"session": 1, "what": "x"}] if which == "protocol" else []
+    breaches = [Breach(session=1, what="x")] if which == "protocol" else []
     gate = build_gate(tier90, _clean_run(tier90), protected, violations, breaches)
-    assert gate["holds"] is False
-    assert gate[f"{which}_ok"] is False
+    assert gate.holds is False
+    assert getattr(gate, f"{which}_ok") is False
     assert all(
-        gate[f"{k}_ok"] for k in ("baseline", "protected", "wiring", "protocol") if k != which
+        getattr(gate, f"{k}_ok")
+        for k in ("baseline", "protected", "wiring", "protocol")
+        if k != which
     )
 
 
@@ -164,9 +166,9 @@ def test_protected_files_changed_deleted_or_replaced_are_each_named(
     visible.unlink()
     visible.symlink_to(tier90.starter / "tests" / "test_visible.py")  # same bytes, a link
     assert protected_file_changes(tier90, export) == [
-        {"path": "tests/conftest.py", "change": "deleted"},
-        {"path": "tests/test_visible.py", "change": "replaced"},
-        {"path": "wiring.yaml", "change": "modified"},
+        ProtectedChange("tests/conftest.py", "deleted"),
+        ProtectedChange("tests/test_visible.py", "replaced"),
+        ProtectedChange("wiring.yaml", "modified"),
     ]
 
 
@@ -199,7 +201,7 @@ def test_each_way_to_show_other_content_under_a_commit_id_is_a_breach(
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
     (found,) = history_rewrites(repo)
-    assert named in found["what"] and found["session"] is None
+    assert named in found.what and found.session is None
 
 
 def test_a_crossed_boundary_is_found_with_its_file_and_line(tier90: Tier, export: Path) -> None:
@@ -234,5 +236,5 @@ def test_compiled_code_anywhere_in_the_tree_is_a_breach_a_source_is_not(export: 
     (export / "deep" / "dir").mkdir(parents=True)
     (export / "deep" / "dir" / "sitecustomize.py").write_text("")
     (export / "units" / "so_what.py").write_text("")  # a look-alike name, an ordinary source
-    found = [f["file"] for f in forbidden_files(export)]
+    found = [f.file for f in forbidden_files(export)]
     assert found == ["deep/dir/sitecustomize.py", "units/fast.so"]

@@ -78,3 +78,16 @@ def test_held_order_cannot_ship_but_can_be_cancelled(
     assert inventory.reserved("BER", "SRV-7001") == 0
     released = subject.module("inventory").ReservationStatus.RELEASED
     assert [inventory.get_reservation(r).status for r in order.reservation_ids] == [released]
+
+
+def test_a_held_order_is_never_placed_twice(subject, service, catalog, inventory, berlin, params):
+    status = subject.module("orders").OrderStatus
+    catalog.update_price("SRV-7001", params["hold_net_price"])
+    order_id = _server_order(service, berlin)
+    order = service.place(order_id)
+    with subject.raises("orders.InvalidTransitionError"):
+        service.place(order_id)
+    assert order.status == status.ON_HOLD
+    assert order.history == [(status.DRAFT, status.ON_HOLD)]
+    assert inventory.reserved("BER", "SRV-7001") == 1
+    assert len(order.reservation_ids) == 1

@@ -32,8 +32,8 @@ from tests.conftest import FIXTURE_TIERS, fixture_value
 from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary, session_context, start_session
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, presented_keys, text
 from tests.support.atif import validate_atif
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, presented_keys, text
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 

@@ -71,13 +71,16 @@ def chat_chunk(index: int, **call: Any) -> dict[str, Any]:
 
 
 def test_openai_chat_stream_assembles_each_call_by_its_index() -> None:
-    body = sse(
-        chat_chunk(0, id="c1", function={"name": "shell", "arguments": '{"command": ["ls"'}),
-        chat_chunk(1, id="c2", function={"name": "read_file", "arguments": ""}),
-        chat_chunk(0, function={"arguments": "]}"}),
-        chat_chunk(1, function={"arguments": '{"path": "b.py"}'}),
-        {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2}},
-    ) + b"data: [DONE]\n\n"
+    body = (
+        sse(
+            chat_chunk(0, id="c1", function={"name": "shell", "arguments": '{"command": ["ls"'}),
+            chat_chunk(1, id="c2", function={"name": "read_file", "arguments": ""}),
+            chat_chunk(0, function={"arguments": "]}"}),
+            chat_chunk(1, function={"arguments": '{"path": "b.py"}'}),
+            {"choices": [], "usage": {"prompt_tokens": 3, "completion_tokens": 2}},
+        )
+        + b"data: [DONE]\n\n"
+    )
     assert calls(body) == [
         ToolCall("c1", "shell", {"command": ["ls"]}),
         ToolCall("c2", "read_file", {"path": "b.py"}),
@@ -153,7 +156,8 @@ def test_gemini_stream_array_torn_after_its_first_call() -> None:
 
 def test_request_results_per_format() -> None:
     anthropic = {"messages": [{"role": "user", "content": [
-        {"type": "tool_result", "tool_use_id": "toolu_1", "content": [{"type": "text", "text": "1 failed"}]},
+        {"type": "tool_result", "tool_use_id": "toolu_1",
+         "content": [{"type": "text", "text": "1 failed"}]},
     ]}]}  # fmt: skip
     chat = {"messages": [{"role": "tool", "tool_call_id": "c1", "content": "ok"}]}
     responses = {"input": [{"type": "function_call_output", "call_id": "f1", "output": "done"}]}

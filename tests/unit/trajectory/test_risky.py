@@ -12,7 +12,10 @@ from specsnap.trajectory.risky import commit_moves, history_moves, shell_moves
 from specsnap.trajectory.summary import Action
 
 MODULE = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(10))
-TEST = "import pytest\n\n\ndef test_a():\n    assert 1\n    assert 2\n\n\ndef test_b():\n    assert 3\n"
+TEST = (
+    "import pytest\n\n\ndef test_a():\n    assert 1\n    assert 2\n\n\n"
+    "def test_b():\n    assert 3\n"
+)
 
 
 def git(repo: Path, *args: str) -> str:

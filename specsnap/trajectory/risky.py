@@ -6,11 +6,11 @@ without a trajectory still gets the history's findings."""
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from specsnap.gitrepo import GitError, git
 from specsnap.trajectory.summary import Action
 
 #: A file counts as broadly rewritten when a commit replaces at least this share of its lines
@@ -62,7 +62,7 @@ def history_moves(
 ) -> list[RiskyMove]:
     """Risky changes in the commits from `base` to `head` (`session_of`: commit → session)."""
     moves: list[RiskyMove] = []
-    for commit in _git(sandbox, "rev-list", "--reverse", f"{base}..{head}").split():
+    for commit in git_text(sandbox, "rev-list", "--reverse", f"{base}..{head}").split():
         session = session_of.get(commit)
         moves += commit_moves(sandbox, commit, session)
     return moves
@@ -72,7 +72,7 @@ def commit_moves(sandbox: Path, commit: str, session: int | None) -> list[RiskyM
     """The findings in one commit's diff against its first parent."""
     short = commit[:12]
     found: list[RiskyMove] = []
-    status = _git(sandbox, "diff-tree", "-r", "-M", "--no-commit-id", "--name-status", commit)
+    status = git_text(sandbox, "diff-tree", "-r", "-M", "--no-commit-id", "--name-status", commit)
     for line in status.splitlines():
         fields = line.split("\t")
         if fields[0] == "D" and _is_test(fields[1]):
@@ -114,17 +114,17 @@ def _file_moves(
 def _file_diffs(sandbox: Path, commit: str) -> list[tuple[str, list[str], list[str], int]]:
     """(path, removed lines, added lines, the old file's line count) per modified file."""
     diffs = []
-    changed = _git(sandbox, "diff-tree", "-r", "-M", "--no-commit-id", "--name-status", commit)
+    changed = git_text(sandbox, "diff-tree", "-r", "-M", "--no-commit-id", "--name-status", commit)
     for line in changed.splitlines():
         fields = line.split("\t")
         if fields[0] != "M":
             continue
         path = fields[1]
-        patch = _git(sandbox, "diff", "-U0", f"{commit}^", commit, "--", path)
+        patch = git_text(sandbox, "diff", "-U0", f"{commit}^", commit, "--", path)
         body = [x for x in patch.splitlines() if not x.startswith(("---", "+++"))]
         removed = [x[1:] for x in body if x.startswith("-")]
         added = [x[1:] for x in body if x.startswith("+")]
-        old = _git(sandbox, "show", f"{commit}^:{path}").count("\n")
+        old = git_text(sandbox, "show", f"{commit}^:{path}").count("\n")
         diffs.append((path, removed, added, old))
     return diffs
 
@@ -143,8 +143,9 @@ def _dependency_line(line: str) -> bool:
     )
 
 
-def _git(sandbox: Path, *args: str) -> str:
-    done = subprocess.run(
-        ["git", "-C", str(sandbox), *args], capture_output=True, text=True, check=False
-    )
-    return done.stdout
+def git_text(sandbox: Path, *args: str) -> str:
+    """`git args` on the agent's repository, read safely (specsnap.gitrepo.git); "" on failure."""
+    try:
+        return git(sandbox, *args, check=False).decode("utf-8", "replace")
+    except GitError:
+        return ""

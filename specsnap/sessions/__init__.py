@@ -168,7 +168,7 @@ def _run_in_home(
     if sources_at_start is not None:
         record["sources"] = {"at_start": sources_at_start, "at_end": sources_at_end}
     write_records(records, record, sup)
-    if metering is not None:
+    if metering is not None and metering.routes:  # an agent with a model API, metered
         meter = metering.meter
         write_trajectory(records, index, run.agent, meter.steps, meter.steps_dropped)
     return record

@@ -18,7 +18,7 @@ from specsnap.trajectory.summary import Action
 #: agent that rewrites most of a module for one of them has likely lost what the module did.
 BROAD_REWRITE_SHARE = 0.6
 #: Below this many replaced lines a rewrite is too small to be a signal.
-BROAD_REWRITE_MIN_LINES = 12
+BROAD_REWRITE_MIN_LINES = 8
 
 SHELL_RULES = (
     ("git-reset-hard", re.compile(r"\bgit\s+(-C\s+\S+\s+)?reset\s+(\S+\s+)*--hard\b")),

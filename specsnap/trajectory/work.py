@@ -17,7 +17,7 @@ from specsnap.trajectory.summary import SessionWork, actions_of, rediscovered, s
 WORK_FILE = "work.json"
 #: A session's HEAD when it ended (written by the run, read here to name each commit's session).
 HEAD_FILE = "head"
-UNMETERED = "unavailable: the session was not metered (no model answer to read)"
+UNMETERED = "unavailable: the session was not metered (meter=off, or an agent without a model API)"
 
 
 def work_report(

@@ -32,7 +32,7 @@ from typing import Any
 
 from specsnap import __version__
 from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
-from specsnap.gitrepo import create_baseline, own_git
+from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.identity import (
     RunAs,
@@ -64,6 +64,7 @@ from specsnap.stage2.stage import (
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
+from specsnap.trajectory.work import HEAD_FILE, write_work_report
 
 RUN_FILE = "run.json"
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
@@ -258,6 +259,7 @@ def run_session(
     if run.stage == 2 and index > 1:
         perturb_before(run, index)  # the sandbox is root's until the session hands it over
     record = run_agent_session(run, run_as, index, on_cutoff)
+    (run.session_dir(index) / HEAD_FILE).write_text((rev_parse(run.sandbox) or "") + "\n")
     replace(run, sessions_done=[*run.sessions_done, index]).save()
     return record
 
@@ -295,6 +297,7 @@ def grade_run(run_dir: Path) -> Scorecard:
     breaches = session_breaches(records, run)
     started = time.monotonic()
     card = regrade(run, records, breaches, started)
+    write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
     write_report(card, run_dir)
     release_agent_account(run.run_dir)
     return card

@@ -34,6 +34,7 @@ from specsnap.metering.apis import Api
 from specsnap.metering.endpoints import admit
 from specsnap.metering.streams import answer_objects
 from specsnap.tokens import TokenUsage
+from specsnap.trajectory.steps import MAX_STEPS, MeteredStep, metered_step
 
 HOP_BY_HOP = frozenset(
     {
@@ -106,16 +107,21 @@ class _Answer:
     """One request on its way through the meter, registered before it goes upstream: whether
     its endpoint is billed, and the answer's status and bytes as the API sent them."""
 
-    def __init__(self, api: Api, billed: bool) -> None:
+    def __init__(self, api: Api, billed: bool, seq: int = 0, request: bytes | None = None) -> None:
         self.api = api
         self.billed = billed
+        self.seq = seq  # the request's order in the session
+        self.request = request
         self.status: int | None = None  # None until the answer's head arrived
         self.content_type = ""
         self.chunks: list[bytes] = []
         self.counted = False
 
+    def objects(self) -> list[dict[str, Any]]:
+        return answer_objects(b"".join(self.chunks), self.content_type)
+
     def usage(self) -> TokenUsage | None:
-        return self.api.usage(answer_objects(b"".join(self.chunks), self.content_type))
+        return self.api.usage(self.objects())
 
     @property
     def failed(self) -> bool:
@@ -143,6 +149,9 @@ class TokenMeter:
         self.refused = 0  # requests without the session's key
         self.unreadable = 0  # billed answers without usage the meter could read
         self.unmetered: list[str] = []  # requests refused for an endpoint the meter cannot count
+        self.steps: list[MeteredStep] = []  # billed answers, for the trajectory (bounded)
+        self.steps_dropped = 0  # billed answers beyond MAX_STEPS
+        self._requests = 0
         self._usage: TokenUsage | None = None
         self._in_flight: set[_Answer] = set()
         self._lock = threading.Condition()
@@ -186,7 +195,8 @@ class TokenMeter:
                 self._lock.wait(min(0.05, max(0.0, deadline - time.monotonic())))
             for answer in list(self._in_flight):
                 self.partial += 1
-                self._count(answer)
+                self._count(answer, torn=True)
+            self.steps.sort(key=lambda step: step.seq)
 
     def _serve(self, server: ThreadingHTTPServer) -> None:
         self._servers.append(server)
@@ -196,12 +206,13 @@ class TokenMeter:
 
     # --- requests and answers, called from handler threads ---
 
-    def register(self, api: Api, billed: bool) -> _Answer | None:
+    def register(self, api: Api, billed: bool, request: bytes | None = None) -> _Answer | None:
         """A request about to go upstream; None once the meter has stopped (it must not go)."""
-        answer = _Answer(api, billed)
         with self._lock:
             if self._closed:
                 return None
+            self._requests += 1
+            answer = _Answer(api, billed, self._requests, request)
             self._in_flight.add(answer)
         return answer
 
@@ -226,18 +237,30 @@ class TokenMeter:
         with self._lock:
             self.refused += 1
 
-    def _count(self, answer: _Answer) -> None:
-        """Add the answer's usage (lock held), or count it as unreadable."""
+    def _count(self, answer: _Answer, torn: bool = False) -> None:
+        """Add the answer's usage (lock held), or count it as unreadable; keep its step."""
         if answer.counted:
             return
         answer.counted = True
-        usage = answer.usage()
+        objects = answer.objects()
+        usage = answer.api.usage(objects)
+        if answer.billed and not answer.failed:
+            self._keep_step(answer, objects, usage, torn)
         if usage is None:
             if answer.billed and not answer.failed:
                 self.unreadable += 1
             return
         self.answers += 1
         self._usage = usage if self._usage is None else self._usage + usage
+
+    def _keep_step(
+        self, answer: _Answer, objects: list[dict[str, Any]], usage: TokenUsage | None, torn: bool
+    ) -> None:
+        if len(self.steps) >= MAX_STEPS:
+            self.steps_dropped += 1
+            return
+        step = metered_step(answer.seq, answer.api.name, answer.request, objects, usage, torn)
+        self.steps.append(step)
 
     def connect(self, parts: SplitResult) -> http.client.HTTPConnection:
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
@@ -328,7 +351,7 @@ def _handler_for(meter: TokenMeter) -> type[BaseHTTPRequestHandler]:
             billed: bool,
         ) -> None:
             """Register the request, send it upstream and relay the answer."""
-            counted = meter.register(upstream.api, billed)
+            counted = meter.register(upstream.api, billed, body if billed else None)
             if counted is None:
                 self._refuse(503, "SpecSnap's meter has stopped: the session is over")
                 return

@@ -46,6 +46,7 @@ from specsnap.tier.draws import recall_seed, values_for
 from specsnap.tier.prompts import session_prompt
 from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.tokens import TokenUsage
+from specsnap.trajectory.record import write_trajectory
 
 if TYPE_CHECKING:
     from specsnap.runs import Run
@@ -167,6 +168,9 @@ def _run_in_home(
     if sources_at_start is not None:
         record["sources"] = {"at_start": sources_at_start, "at_end": sources_at_end}
     write_records(records, record, sup)
+    if metering is not None and metering.routes:  # an agent with a model API, metered
+        meter = metering.meter
+        write_trajectory(records, index, run.agent, meter.steps, meter.steps_dropped)
     return record
 
 

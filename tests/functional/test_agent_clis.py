@@ -14,6 +14,7 @@ runs against its scripted model server, which accepts only the caller's real key
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -31,6 +32,7 @@ from tests.conftest import FIXTURE_TIERS, fixture_value
 from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary, session_context, start_session
+from tests.support.atif import validate_atif
 from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, presented_keys, text
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
@@ -179,6 +181,23 @@ def specsnap(*args: str, settings: dict[str, str]) -> subprocess.CompletedProces
     )
 
 
+def scripted_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
+    return [(b.name, b.input) for turn in turns for b in turn.blocks if b.type == "tool_use"]
+
+
+def assert_trajectory(path: Path, turns: list[Turn], server: ScriptedServer) -> dict[str, Any]:
+    """The session's ATIF trajectory holds every tool call the server scripted, in order, and
+    one step per answer the server sent, with that answer's tokens."""
+    document = json.loads(path.read_text())
+    validate_atif(document)
+    steps = document["steps"]
+    called = [(c["function_name"], c["arguments"]) for s in steps for c in s.get("tool_calls", [])]
+    assert called == scripted_calls(turns), called
+    sent = sorted(u.output_tokens for u in server.served)
+    assert sorted(s["metrics"]["completion_tokens"] for s in steps) == sent
+    return document
+
+
 def counts(usage: Usage) -> dict[str, int]:
     return dict(zip(("input", "output", "cache_write", "cache_read"), usage.counts(), strict=True))
 
@@ -217,6 +236,8 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     first.stop()
     second.stop()
     data = card(run)
+    assert_trajectory(run / "sessions" / "1" / "trajectory.json", [streaming], first)
+    assert_trajectory(run / "sessions" / "2" / "trajectory.json", play.finish(sandbox), second)
     s1, s2 = data["sessions"]
     assert first.stalled.is_set() and s1["cutoff"]["fired"], (s1, graded.stdout)
     assert s1["cutoff"]["file"] == "units/convert.py"

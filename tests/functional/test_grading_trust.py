@@ -86,8 +86,7 @@ def test_static_boundary_violation_is_named_with_file_and_line(tier90: Tier, tmp
     assert violation.imported == "report.lines"
     assert violation.file == "units/convert.py"
     assert (
-        violation.line
-        == convert.read_text().splitlines().index("    from report import lines") + 1
+        violation.line == convert.read_text().splitlines().index("    from report import lines") + 1
     )
     assert violation.kind == "static"
 
@@ -98,9 +97,7 @@ def test_private_module_import_is_a_violation(tier90: Tier, tmp_path: Path):
     lines.write_text("from units._table import SYMBOLS\n" + lines.read_text())
     commit_all(repo)
     grade, _ = scores(tier90, repo)
-    assert [v.rule for v in grade.gate.wiring_violations] == [
-        "units._table is private to units"
-    ]
+    assert [v.rule for v in grade.gate.wiring_violations] == ["units._table is private to units"]
 
 
 def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
@@ -121,9 +118,7 @@ def test_runtime_importlib_violation_is_caught(tier90: Tier, tmp_path: Path):
     # units.convert caused (report's own __init__ then imports report.lines itself).
     assert ("units.convert", "report", "dynamic") in kinds
     assert ("units.convert", "?", "static") in kinds  # the computed name itself
-    assert all(
-        v.file == "units/convert.py" and v.line > 0 for v in grade.gate.wiring_violations
-    )
+    assert all(v.file == "units/convert.py" and v.line > 0 for v in grade.gate.wiring_violations)
 
 
 def test_dunder_import_violation_is_caught(tier90: Tier, tmp_path: Path):

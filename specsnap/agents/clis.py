@@ -21,7 +21,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import ApiRoute, Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import (
+    ApiRoute,
+    HandoffSupport,
+    Invocation,
+    SessionContext,
+    TokenUsage,
+    register_agent,
+)
 from specsnap.agents.cli_usage import (
     parse_aider_output,
     parse_claude_stream,
@@ -74,6 +81,17 @@ GEMINI_SETTINGS: Mapping[str, Any] = {
 GEMINI_DEFAULT_AUTH = "gemini-api-key"
 
 
+_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+#: Claude Code keeps each session as ~/.claude/projects/<the working directory, slugged>/<id>.jsonl;
+#: `--resume <id>` continues one (the sandbox's path is the same in every session of a run).
+CLAUDE_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".claude/projects",),
+    session_file=rf"\.claude/projects/[^/]+/({_UUID})\.jsonl",
+)
+
+
 @register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
@@ -81,6 +99,7 @@ class ClaudeCode:
     name: str = "claude-code"
     apis: tuple[str, ...] = ("anthropic",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = CLAUDE_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_AUTH_TOKEN",
@@ -100,6 +119,7 @@ class ClaudeCode:
             "--dangerously-skip-permissions",
             "--disallowedTools",
             CLAUDE_WEB_TOOLS,
+            *(["--resume", ctx.resume_id] if ctx.resume_id else []),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]

@@ -1,0 +1,119 @@
+"""Handoff modes (`--handoff fresh|resume`) with a real agent CLI, offline, through whole
+SpecSnap runs against its scripted model server: the same scripted model under each mode.
+
+- session 1 is cut off at its first edit; its answer carries a marker;
+- in `fresh` nothing of session 1 reaches session 2's requests; in `resume` session 2 resumes
+  session 1's conversation from the CLI's own store (SpecSnap moved only that store), so the
+  marker is in what session 2 sends;
+- every session's tokens are what the server served (the resumed requests go through the meter);
+- the scorecards differ only where the handoff differs, each labelled with its mode, and
+  `specsnap aggregate` keeps them apart.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.functional.cli import card, without_timings
+from tests.functional.test_agent_clis import PLAYBOOKS, REAL_KEYS, SOLVED, counts, specsnap
+from tests.support.agent_cli import cli_binary
+from tests.support.fake_model import ScriptedServer, Turn, Usage, text
+
+pytestmark = [pytest.mark.slow, pytest.mark.agents]
+
+MARKER = "Plan-7f3a: grams first, then the report lines."
+MODES = ("fresh", "resume")
+CONVERT = "units/convert.py"
+
+
+def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, ScriptedServer]:
+    """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
+    play = PLAYBOOKS[name]
+    run = tmp / f"run-{mode}"
+    key = REAL_KEYS[play.api]
+    edit = PLAYBOOKS[name].finish  # the playbook's own tools; session 1 edits units/convert.py
+    write = fake_write(name)
+    first = play.server(
+        [Turn((text(MARKER), write(str(run / "sandbox" / CONVERT), SOLVED[CONVERT])), Usage(1200, 80))],
+        api_key=key,
+    )
+    second = play.server(edit(run / "sandbox"), api_key=key)
+    options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
+    with first.start(), second.start():
+        prepared = specsnap(
+            "prepare", "--tier", "90", "--agent", play.agent, "--handoff", mode,
+            *(arg for option in options for arg in ("--agent-opt", option)),
+            "--out", str(run), settings=play.settings(first, key),
+        )  # fmt: skip
+        assert prepared.returncode == 0, prepared.stderr
+        one = specsnap("session", str(run), "1", settings=play.settings(first, key))
+        assert one.returncode == 0, one.stderr
+        two = specsnap("session", str(run), "2", settings=play.settings(second, key))
+        assert two.returncode == 0, two.stderr
+        graded = specsnap("grade", str(run), settings={})
+        assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
+    first.stop()
+    second.stop()
+    return run, first, second
+
+
+def fake_write(name: str) -> Any:
+    from tests.support import fake_anthropic
+
+    return {"claude": fake_anthropic.write_file}[name]
+
+
+def sent(server: ScriptedServer) -> str:
+    """Everything the CLI sent in its conversation requests (side requests left out)."""
+    return "\n".join(json.dumps(r.body) for r in server.requests if r.turn is not None)
+
+
+def differing(a: Any, b: Any, path: str = "") -> set[str]:
+    """The key paths where two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = set(a) | set(b)
+        return {p for k in keys for p in differing(a.get(k), b.get(k), f"{path}.{k}")}
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return {p for i, (x, y) in enumerate(zip(a, b)) for p in differing(x, y, f"{path}[{i}]")}
+    return set() if a == b else {path}
+
+
+@pytest.mark.parametrize("name", ["claude"])
+def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
+    name: str, tmp_path: Path
+) -> None:
+    runs = {mode: run_in_mode(name, mode, tmp_path) for mode in MODES}
+    cards = {}
+    for mode, (run, first, second) in runs.items():
+        data = cards[mode] = card(run)
+        s1, s2 = data["sessions"]
+        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", s1
+        assert first.turns_served >= 1 and MARKER not in sent(first)  # only in its answer
+        assert s1["tokens"] == {**counts(first.total_usage()), "source": "metered"}
+        assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
+        assert data["handoff"] == data["receipt"]["handoff"] == mode
+        assert second.requests and not second.rejected
+    fresh, resume = cards["fresh"], cards["resume"]
+    # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
+    assert MARKER not in sent(runs["fresh"][2])
+    assert "handoff" not in fresh["sessions"][1]
+    assert MARKER in sent(runs["resume"][2]), sent(runs["resume"][2])[-3000:]
+    moved = resume["sessions"][1]["handoff"]
+    assert moved["mode"] == "resume" and moved["error"] is None and moved["session_id"]
+    assert moved["state_files"] >= 1 and not moved["skipped"]
+    assert fresh["unofficial_reasons"] == resume["unofficial_reasons"]  # the handoff is none
+    # The same scripted model: the scorecards differ only where the handoff differs.
+    changed = differing(without_timings(fresh), without_timings(resume))
+    handoff_only = {".handoff", ".receipt.handoff", ".sessions[1].handoff"}
+    # (the commit's id holds its time; the tree it commits is compared, and is the same)
+    assert changed - handoff_only == {".receipt.head_commit"}, changed
+    # aggregate keeps one track per mode.
+    paths = [str(run / "scorecard.json") for run, _, _ in runs.values()]
+    summary = specsnap("aggregate", "--json", *paths, settings={})
+    assert summary.returncode == 0, summary.stderr
+    tracks = {(s["handoff"], s["runs"]) for s in json.loads(summary.stdout)}
+    assert tracks == {("fresh", 1), ("resume", 1)}

@@ -84,9 +84,10 @@ GEMINI_DEFAULT_AUTH = "gemini-api-key"
 _UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 #: Claude Code keeps each session as ~/.claude/projects/<the working directory, slugged>/<id>.jsonl;
-#: `--resume <id>` continues one (the sandbox's path is the same in every session of a run).
+#: `--resume <id>` continues one (the sandbox's path is the same in every session of a run), and
+#: `compact` first sends its own `/compact` command in the resumed session, then the prompt.
 CLAUDE_HANDOFF = HandoffSupport(
-    modes=("resume",),
+    modes=("resume", "compact"),
     state_paths=(".claude/projects",),
     session_file=rf"\.claude/projects/[^/]+/({_UUID})\.jsonl",
 )
@@ -109,6 +110,7 @@ class ClaudeCode:
     )
 
     def invocation(self, ctx: SessionContext) -> Invocation:
+        compact = ctx.handoff == "compact" and ctx.resume_id is not None
         argv = [
             _executable(ctx, "claude"),
             "-p",
@@ -120,11 +122,13 @@ class ClaudeCode:
             "--disallowedTools",
             CLAUDE_WEB_TOOLS,
             *(["--resume", ctx.resume_id] if ctx.resume_id else []),
+            *(["--input-format", "stream-json"] if compact else []),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
         env = {**CLAUDE_ENV, **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_BASE_URL")}
-        return Invocation(tuple(argv), env, ctx.prompt.encode())
+        stdin = _claude_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
+        return Invocation(tuple(argv), env, stdin)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         return parse_claude_stream(_read(stdout))
@@ -272,6 +276,14 @@ class Aider:
 
 
 # --- helpers ---
+
+
+def _claude_messages(*prompts: str) -> bytes:
+    """User messages in order, as `claude -p --input-format stream-json` reads them on stdin."""
+    lines = (
+        json.dumps({"type": "user", "message": {"role": "user", "content": p}}) for p in prompts
+    )
+    return "".join(line + "\n" for line in lines).encode()
 
 
 def _read(path: Path) -> str:

@@ -1,10 +1,11 @@
-"""Handoff modes (`--handoff fresh|resume`) with a real agent CLI, offline, through whole
+"""Handoff modes (`--handoff fresh|resume|compact`) with a real agent CLI, offline, through whole
 SpecSnap runs against its scripted model server: the same scripted model under each mode.
 
 - session 1 is cut off at its first edit; its answer carries a marker;
 - in `fresh` nothing of session 1 reaches session 2's requests; in `resume` session 2 resumes
   session 1's conversation from the CLI's own store (SpecSnap moved only that store), so the
-  marker is in what session 2 sends;
+  marker is in what session 2 sends; in `compact` the CLI's compaction request carries it, is
+  served, and every request after it carries the summary instead;
 - every session's tokens are what the server served (the resumed requests go through the meter);
 - the scorecards differ only where the handoff differs, each labelled with its mode, and
   `specsnap aggregate` keeps them apart.
@@ -26,7 +27,8 @@ from tests.support.fake_model import ScriptedServer, Turn, Usage, text
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
 MARKER = "Plan-7f3a: grams first, then the report lines."
-MODES = ("fresh", "resume")
+MODES = ("fresh", "resume", "compact")
+SUMMARY = "Summary-c41d: units done, the report lines remain."
 CONVERT = "units/convert.py"
 
 
@@ -38,10 +40,20 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
     edit = PLAYBOOKS[name].finish  # the playbook's own tools; session 1 edits units/convert.py
     write = fake_write(name)
     first = play.server(
-        [Turn((text(MARKER), write(str(run / "sandbox" / CONVERT), SOLVED[CONVERT])), Usage(1200, 80))],
+        [
+            Turn(
+                (text(MARKER), write(str(run / "sandbox" / CONVERT), SOLVED[CONVERT])),
+                Usage(1200, 80),
+            )
+        ],
         api_key=key,
     )
-    second = play.server(edit(run / "sandbox"), api_key=key)
+    compaction = [
+        Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
+    ]
+    second = play.server(
+        [*(compaction if mode == "compact" else []), *edit(run / "sandbox")], api_key=key
+    )
     options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
         prepared = specsnap(
@@ -67,9 +79,9 @@ def fake_write(name: str) -> Any:
     return {"claude": fake_anthropic.write_file}[name]
 
 
-def sent(server: ScriptedServer) -> str:
-    """Everything the CLI sent in its conversation requests (side requests left out)."""
-    return "\n".join(json.dumps(r.body) for r in server.requests if r.turn is not None)
+def sent(server: ScriptedServer, turns: range = range(1000)) -> str:
+    """Everything the CLI sent in its conversation requests for `turns` (side requests left out)."""
+    return "\n".join(json.dumps(r.body) for r in server.requests if r.turn in turns)
 
 
 def differing(a: Any, b: Any, path: str = "") -> set[str]:
@@ -97,23 +109,34 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
         assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
         assert data["handoff"] == data["receipt"]["handoff"] == mode
         assert second.requests and not second.rejected
-    fresh, resume = cards["fresh"], cards["resume"]
+    fresh, resume, compact = cards["fresh"], cards["resume"], cards["compact"]
     # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
     assert MARKER not in sent(runs["fresh"][2])
     assert "handoff" not in fresh["sessions"][1]
     assert MARKER in sent(runs["resume"][2]), sent(runs["resume"][2])[-3000:]
-    moved = resume["sessions"][1]["handoff"]
-    assert moved["mode"] == "resume" and moved["error"] is None and moved["session_id"]
-    assert moved["state_files"] >= 1 and not moved["skipped"]
+    # compact: the compaction request (the first turn) is served; what follows has its summary.
+    compacted = runs["compact"][2]
+    assert MARKER in sent(compacted, range(1)) and SUMMARY not in sent(compacted, range(1))
+    after = sent(compacted, range(1, 1000))
+    assert after and SUMMARY in after and MARKER not in after, after[-3000:]
+    for card_ in (resume, compact):
+        moved = card_["sessions"][1]["handoff"]
+        assert moved["error"] is None and moved["session_id"] and not moved["skipped"]
+        assert moved["state_files"] >= 1 and moved["mode"] == card_["handoff"]
+    assert compact["scores"]["raw_retention"] == resume["scores"]["raw_retention"] == 1.0
     assert fresh["unofficial_reasons"] == resume["unofficial_reasons"]  # the handoff is none
     # The same scripted model: the scorecards differ only where the handoff differs.
     changed = differing(without_timings(fresh), without_timings(resume))
     handoff_only = {".handoff", ".receipt.handoff", ".sessions[1].handoff"}
     # (the commit's id holds its time; the tree it commits is compared, and is the same)
     assert changed - handoff_only == {".receipt.head_commit"}, changed
+    # compact: also session 2's tokens, for the compaction it asked for
+    changed = differing(without_timings(fresh), without_timings(compact))
+    costs = {p for p in changed if p.startswith((".sessions[1].", ".scores.tes", ".scores.eff"))}
+    assert changed - handoff_only - costs == {".receipt.head_commit"}, changed
     # aggregate keeps one track per mode.
     paths = [str(run / "scorecard.json") for run, _, _ in runs.values()]
     summary = specsnap("aggregate", "--json", *paths, settings={})
     assert summary.returncode == 0, summary.stderr
     tracks = {(s["handoff"], s["runs"]) for s in json.loads(summary.stdout)}
-    assert tracks == {("fresh", 1), ("resume", 1)}
+    assert tracks == {("fresh", 1), ("resume", 1), ("compact", 1)}

@@ -93,6 +93,15 @@ CLAUDE_HANDOFF = HandoffSupport(
 )
 
 
+#: Codex keeps each session as ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl;
+#: `codex exec resume <id>` continues one. (No compaction on demand headless: resume only.)
+CODEX_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".codex/sessions",),
+    session_file=rf"\.codex/sessions/\d{{4}}/\d{{2}}/\d{{2}}/rollout-[0-9T:-]+-({_UUID})\.jsonl",
+)
+
+
 @register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
@@ -144,22 +153,26 @@ class Codex:
     name: str = "codex"
     apis: tuple[str, ...] = ("openai",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = CODEX_HANDOFF
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
+        """`codex exec`, or `codex exec resume ID` (which takes no --cd: the runner's working
+        directory is the sandbox already) when the session resumes its predecessor."""
+        where = ["resume"] if ctx.resume_id else ["--cd", str(ctx.sandbox)]
         argv = [
             _executable(ctx, "codex"),
             "exec",
+            *where,
             "--json",
             # The SpecSnap sandbox is the isolation; Codex's own sandbox would keep .git read-only.
             "--dangerously-bypass-approvals-and-sandbox",
-            "--cd",
-            str(ctx.sandbox),
             "--config",
             'web_search="disabled"',
             *_codex_provider(ctx),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
+            *([ctx.resume_id] if ctx.resume_id else []),
             "-",
         ]
         route = ctx.routes.get("openai")

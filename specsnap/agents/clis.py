@@ -102,6 +102,16 @@ CODEX_HANDOFF = HandoffSupport(
 )
 
 
+#: Aider keeps one chat history file (SpecSnap puts it in HOME); `--restore-chat-history` reads
+#: it back into the chat. The file is the session: its name is the "id".
+AIDER_HISTORY = ".aider.chat.history.md"
+AIDER_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(AIDER_HISTORY,),
+    session_file=r"(\.aider\.chat\.history\.md)",
+)
+
+
 @register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
@@ -246,6 +256,7 @@ class Aider:
     name: str = "aider"
     apis: tuple[str, ...] = ("openai", "anthropic")
     web_tools: str = "disabled"  # no web tool; --no-detect-urls stops it fetching URLs it sees
+    handoff: HandoffSupport = AIDER_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_API_BASE",
@@ -272,7 +283,8 @@ class Aider:
             "--no-dirty-commits",  # else it commits whatever the working tree holds, unasked
             "--no-detect-urls",
             "--chat-history-file",
-            str(ctx.home / ".aider.chat.history.md"),
+            str(ctx.home / AIDER_HISTORY),
+            *(["--restore-chat-history"] if ctx.resume_id else []),
             "--input-history-file",
             str(ctx.home / ".aider.input.history"),
             *_model(ctx, "--model"),

@@ -25,6 +25,7 @@ from tests.functional.test_agent_clis import (
     PLAYBOOKS,
     REAL_KEYS,
     SOLVED,
+    aider_whole,
     counts,
     heredoc,
     specsnap,
@@ -37,7 +38,11 @@ pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
 MARKER = "Plan-7f3a: grams first, then the report lines."
 #: The modes each CLI's adapter supports (docs/agents.md).
-MODES = {"claude": ("fresh", "resume", "compact"), "codex": ("fresh", "resume")}
+MODES = {
+    "claude": ("fresh", "resume", "compact"),
+    "codex": ("fresh", "resume"),
+    "aider": ("fresh", "resume"),
+}
 SUMMARY = "Summary-c41d: units done, the report lines remain."
 CONVERT = "units/convert.py"
 
@@ -48,9 +53,7 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
     run = tmp / f"run-{mode}"
     key = REAL_KEYS[play.api]
     edit = play.finish  # the rest of the sprint, with the playbook's own tools
-    first = play.server(
-        [Turn((text(MARKER), first_edit(name, run / "sandbox")), Usage(1200, 80))], api_key=key
-    )
+    first = play.server(session_one(name, run / "sandbox"), api_key=key)
     compaction = [
         Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
     ]
@@ -76,8 +79,16 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
     return run, first, second
 
 
+def session_one(name: str, sandbox: Path) -> list[Turn]:
+    """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
+    Aider edits only files in its chat: the first reply names the file, the second edits it."""
+    if name == "aider":
+        names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
+        return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
+    return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
+
+
 def first_edit(name: str, sandbox: Path) -> Block:
-    """Session 1's one edit, with the playbook's own tool: the cutoff fires on it."""
     if name == "codex":
         return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
     return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
@@ -110,7 +121,7 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
         data = cards[mode] = card(run)
         s1, s2 = data["sessions"]
         assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", s1
-        assert first.turns_served >= 1 and MARKER not in sent(first)  # only in its answer
+        assert first.turns_served >= 1 and MARKER not in sent(first, range(1))  # its answer
         assert s1["tokens"] == {**counts(first.total_usage()), "source": "metered"}
         assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
         assert data["handoff"] == data["receipt"]["handoff"] == mode

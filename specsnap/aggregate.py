@@ -1,5 +1,5 @@
-"""The multi-seed summary: per (tier, agent, stage, handoff mode), how many runs, their mean raw and net
-retention, Stage II's retention without recovery and TES with a confidence interval, and how
+"""The multi-seed summary: per (tier, agent, stage, handoff mode), how many runs, their mean raw
+and net retention, Stage II's retention without recovery and TES with a confidence interval, and how
 many passed.
 
 `specsnap aggregate` prints it and the leaderboard page shows it; scorecards and ledger entries

@@ -23,11 +23,11 @@ from specsnap.render.markdown import render_markdown
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.io import seal, write_scorecard
 from specsnap.scorecard.model import (
-    HandoffMode,
     SCHEMA_VERSION,
     Agent,
     Gate,
     Grading,
+    HandoffMode,
     Receipt,
     Requirement,
     Retention,

@@ -29,12 +29,12 @@ from specsnap.scorecard.model import HANDOFF_MODES
 from specsnap.tokens import TOKEN_SOURCES, TokenUsage
 
 __all__ = [
+    "HANDOFF_MODES",
     "TOKEN_SOURCES",
     "WEB_TOOLS",
     "AdapterTraits",
     "AgentAdapter",
     "ApiRoute",
-    "HANDOFF_MODES",
     "HandoffSupport",
     "Invocation",
     "SessionContext",

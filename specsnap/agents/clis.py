@@ -169,14 +169,14 @@ class Codex:
     def invocation(self, ctx: SessionContext) -> Invocation:
         """`codex exec`, or `codex exec resume ID` (which takes no --cd: the runner's working
         directory is the sandbox already) when the session resumes its predecessor."""
-        where = ["resume"] if ctx.resume_id else ["--cd", str(ctx.sandbox)]
         argv = [
             _executable(ctx, "codex"),
             "exec",
-            *where,
+            *(["resume"] if ctx.resume_id else []),
             "--json",
             # The SpecSnap sandbox is the isolation; Codex's own sandbox would keep .git read-only.
             "--dangerously-bypass-approvals-and-sandbox",
+            *([] if ctx.resume_id else ["--cd", str(ctx.sandbox)]),
             "--config",
             'web_search="disabled"',
             *_codex_provider(ctx),

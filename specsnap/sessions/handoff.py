@@ -31,7 +31,7 @@ class Carried:
 
     mode: str
     files: list[str] = field(default_factory=list)  # HOME-relative, in copy order
-    bytes: int = 0
+    size: int = 0  # bytes copied
     skipped: list[str] = field(default_factory=list)  # what was refused, and why
     digests: dict[bytes, bytes] = field(default_factory=dict)  # top-level name → Merkle digest
     session_id: str | None = None
@@ -43,7 +43,7 @@ class Carried:
             "mode": self.mode,
             "session_id": self.session_id,
             "state_files": len(self.files),
-            "state_bytes": self.bytes,
+            "state_bytes": self.size,
             "state_sha256": tree_digest(self.digests).hex(),
             "skipped": list(self.skipped),
             "error": self.error,
@@ -88,7 +88,7 @@ def _copy(
     if not stat.S_ISREG(info.st_mode):
         carried.skipped.append(f"{relative}: not a regular file or directory (not followed)")
         return None
-    if carried.bytes + info.st_size > MAX_STATE_BYTES:
+    if carried.size + info.st_size > MAX_STATE_BYTES:
         carried.skipped.append(f"{relative}: over the {MAX_STATE_BYTES} bytes state bound")
         return None
     content = _read_regular(source)
@@ -97,7 +97,7 @@ def _copy(
     with os.fdopen(fd, "wb") as handle:
         handle.write(content)
     carried.files.append(str(relative))
-    carried.bytes += len(content)
+    carried.size += len(content)
     return file_digest(content, executable=False)
 
 

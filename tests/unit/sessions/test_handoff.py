@@ -72,7 +72,7 @@ def test_the_state_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     carried = carry_state("resume", CLAUDE_HANDOFF, previous, home)
     assert not (home / ".claude/projects/huge.bin").exists()
     assert carried.skipped == [".claude/projects/huge.bin: over the 1000 bytes state bound"]
-    assert carried.bytes <= 1000 and carried.session_id == SESSION
+    assert carried.size <= 1000 and carried.session_id == SESSION
 
 
 def test_the_digest_is_stable_and_covers_paths_and_contents(tmp_path: Path) -> None:
@@ -116,7 +116,7 @@ def test_an_unsupported_mode_is_a_usage_error_naming_what_is_supported() -> None
 def test_a_declaration_that_is_not_a_handoff_support_declares_nothing() -> None:
     class Odd:
         name = "odd"
-        handoff = {"modes": ("resume",)}
+        handoff = ("resume",)
 
     with pytest.raises(UsageError, match="supports fresh"):
         require_handoff(Odd(), "resume")

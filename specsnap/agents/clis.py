@@ -112,6 +112,16 @@ AIDER_HANDOFF = HandoffSupport(
 )
 
 
+#: Gemini CLI keeps each session as ~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl
+#: (projects.json names the project of each working directory). 0.61.0 resumes by `latest` or
+#: an index, not by id: the moved store holds the cut-off session only, so `latest` is it.
+GEMINI_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".gemini/tmp", ".gemini/projects.json"),
+    session_file=r"\.gemini/tmp/[^/]+/chats/session-[0-9T:-]+-([0-9a-f]{8})\.jsonl",
+)
+
+
 @register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
@@ -207,6 +217,7 @@ class GeminiCli:
     name: str = "gemini-cli"
     apis: tuple[str, ...] = ("gemini",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = GEMINI_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "GEMINI_API_KEY",
         "GOOGLE_API_KEY",
@@ -234,6 +245,7 @@ class GeminiCli:
             "stream-json",
             "--yolo",
             "--skip-trust",
+            *(["--resume", "latest"] if ctx.resume_id else []),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]

@@ -31,7 +31,7 @@ from tests.functional.test_agent_clis import (
     heredoc,
     specsnap,
 )
-from tests.support import fake_anthropic, fake_openai
+from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary
 from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
 
@@ -44,6 +44,7 @@ MODES = {
     "claude": ("fresh", "resume", "compact"),
     "codex": ("fresh", "resume"),
     "aider": ("fresh", "resume"),
+    "gemini": ("fresh", "resume"),
 }
 COMPARED = "claude"
 SUMMARY = "Summary-c41d: units done, the report lines remain."
@@ -94,6 +95,8 @@ def session_one(name: str, sandbox: Path) -> list[Turn]:
 def first_edit(name: str, sandbox: Path) -> Block:
     if name == "codex":
         return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
+    if name == "gemini":
+        return fake_gemini.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
     return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
 
 

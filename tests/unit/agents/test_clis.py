@@ -22,6 +22,7 @@ from specsnap.agents.clis import (
     AIDER_HANDOFF,
     CLAUDE_HANDOFF,
     CODEX_HANDOFF,
+    GEMINI_HANDOFF,
     Aider,
     ClaudeCode,
     Codex,
@@ -294,7 +295,7 @@ def test_metered_codex_talks_to_the_meter_as_its_own_http_provider(ctx: SessionC
     [
         (ClaudeCode(), ("anthropic",), CLAUDE_HANDOFF),
         (Codex(), ("openai",), CODEX_HANDOFF),
-        (GeminiCli(), ("gemini",), None),
+        (GeminiCli(), ("gemini",), GEMINI_HANDOFF),
         (Aider(), ("openai", "anthropic"), AIDER_HANDOFF),
     ],
 )
@@ -315,6 +316,9 @@ def test_resumed_invocations_continue_the_cut_off_session(ctx: SessionContext) -
     codex = Codex().invocation(resumed).argv
     assert codex[1:3] == ("exec", "resume") and codex[-2:] == (RESUMED, "-")
     assert "--cd" not in codex  # `exec resume` takes none: the runner's cwd is the sandbox
+    gemini = GeminiCli().invocation(resumed).argv
+    assert gemini[gemini.index("--resume") + 1] == "latest"
+    assert "--resume" not in GeminiCli().invocation(ctx).argv
     assert "--restore-chat-history" in Aider().invocation(resumed).argv
     assert "--restore-chat-history" not in Aider().invocation(ctx).argv
 

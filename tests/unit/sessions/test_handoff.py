@@ -121,3 +121,11 @@ def test_a_declaration_that_is_not_a_handoff_support_declares_nothing() -> None:
     with pytest.raises(UsageError, match="supports fresh"):
         require_handoff(Odd(), "resume")
     assert isinstance(CLAUDE_HANDOFF, HandoffSupport)
+
+
+def test_prepare_refuses_an_unsupported_mode_before_any_work(tmp_path: Path) -> None:
+    from specsnap.runs import prepare_run
+
+    with pytest.raises(UsageError, match="does not support --handoff compact"):
+        prepare_run("1", 0, "codex", tmp_path / "run", handoff="compact")
+    assert not (tmp_path / "run").exists()

@@ -159,8 +159,9 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path
     # The same scripted model: the scorecards differ only where the handoff differs.
     changed = differing(without_timings(fresh), without_timings(resume))
     handoff_only = {".handoff", ".receipt.handoff", ".sessions[1].handoff"}
-    # (the commit's id holds its time; the tree it commits is compared, and is the same)
-    assert changed - handoff_only == {".receipt.head_commit"}, changed
+    # (the commit id holds its time, to the second; the tree it commits is the same)
+    assert changed - handoff_only <= {".receipt.head_commit"}, changed
+    assert handoff_only <= changed
     if "compact" in cards:
         check_compaction(runs["compact"][2], fresh, resume, cards["compact"])
     # aggregate keeps one track per mode.
@@ -185,4 +186,4 @@ def check_compaction(
     changed = differing(without_timings(fresh), without_timings(compact))
     costs = {p for p in changed if p.startswith((".sessions[1].", ".scores.tes", ".scores.eff"))}
     handoff_only = {".handoff", ".receipt.handoff"}
-    assert changed - handoff_only - costs == {".receipt.head_commit"}, changed
+    assert changed - handoff_only - costs <= {".receipt.head_commit"}, changed

@@ -154,6 +154,7 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
             pass_env=list(settings.pass_env),
             time_limit_s=settings.time_limit_s,
             stage=settings.stage,
+            handoff=settings.handoff,
             check_agent=not settings.agent_install,  # its adapter may come with its install
         )
     gha.set_output("evaluated", "true")

@@ -19,6 +19,7 @@ from specsnap.errors import InputError, Problem
 from specsnap.publish.github import ApiConfig
 from specsnap.publish.pipeline import CommentMode
 from specsnap.publish.policy import FailOn
+from specsnap.scorecard.model import HANDOFF_MODES
 from specsnap.stage2.stage import STAGES
 
 SOURCE = "action inputs"
@@ -58,6 +59,7 @@ class Settings:
     session: int | None
     time_limit_s: int | None
     stage: int | None  # None: the ledger's (specsnap.stage2.stage)
+    handoff: str  # how sessions after the cutoff continue (scorecard.model.HANDOFF_MODES)
     ledger: Path | None
     scorecards: tuple[str, ...]  # globs, relative to the workspace
     badge_dir: Path | None
@@ -122,6 +124,9 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     stage = reader.integer("stage", minimum=1)
     if stage is not None and stage not in STAGES:
         reader.problem("stage", str(stage), "1 or 2")
+    handoff = (reader.text("handoff") or "fresh").lower()
+    if handoff not in HANDOFF_MODES:
+        reader.problem("handoff", handoff, " or ".join(HANDOFF_MODES))
     ledger = reader.text("ledger")
     token = reader.text("github_token")
     api = ApiConfig(env.get("GITHUB_API_URL") or DEFAULT_API_URL, token) if token else None
@@ -141,6 +146,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
         session=session,
         time_limit_s=reader.integer("time_limit", minimum=1),
         stage=stage,
+        handoff=handoff,
         ledger=workspace / ledger if ledger else None,
         scorecards=scorecards,
         badge_dir=workspace / badge_dir if badge_dir else None,

@@ -1,5 +1,5 @@
-"""The multi-seed summary: per (tier, agent, stage), how many runs, their mean raw and net
-retention, Stage II's retention without recovery and TES with a confidence interval, and how
+"""The multi-seed summary: per (tier, agent, stage, handoff mode), how many runs, their mean raw
+and net retention, Stage II's retention without recovery and TES with a confidence interval, and how
 many passed.
 
 `specsnap aggregate` prints it and the leaderboard page shows it; scorecards and ledger entries
@@ -21,7 +21,7 @@ from typing import Any
 from specsnap.errors import UsageError
 from specsnap.receipt import scorecard_digest
 from specsnap.scorecard.io import load_scorecard, scorecard_document
-from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.model import HANDOFF_MODES, Scorecard
 from specsnap.scorecard.spread import CONFIDENCE, MIN_PAIRS, RESAMPLES, bootstrap_interval
 
 MIN_RUNS = MIN_PAIRS
@@ -41,6 +41,7 @@ class Result:
     tes: float | None
     passed: bool
     retained_without_recovery: float | None = None  # Stage II only
+    handoff: str = "fresh"  # runs of different handoff modes are never summarized together
 
 
 @dataclass(frozen=True)
@@ -55,7 +56,7 @@ class Estimate:
 
 @dataclass(frozen=True)
 class Summary:
-    """Every run of one tier by one agent in one stage."""
+    """Every run of one tier by one agent in one stage and handoff mode."""
 
     tier_id: str
     agent: str
@@ -66,6 +67,7 @@ class Summary:
     tes: Estimate  # over the runs whose TES is known
     passed: int
     retained_without_recovery: Estimate  # over the runs that have it (Stage II)
+    handoff: str = "fresh"
 
     @property
     def runs(self) -> int:
@@ -102,6 +104,7 @@ def result_of(card: Scorecard) -> Result:
         tes=card.scores.tes,
         passed=card.passed,
         retained_without_recovery=card.scores.retained_without_recovery,
+        handoff=card.handoff_mode,
     )
 
 
@@ -130,12 +133,14 @@ def estimate(values: Sequence[float], *, seed: int = BOOTSTRAP_SEED) -> Estimate
 
 
 def summarize(results: Iterable[Result]) -> tuple[Summary, ...]:
-    """One summary per (stage, tier, agent), in that order (tiers in numeric order)."""
-    groups: dict[tuple[int, str, str], list[Result]] = {}
+    """One summary per (stage, handoff, tier, agent), in that order (`fresh` first, tiers in
+    numeric order)."""
+    groups: dict[tuple[int, str, str, str], list[Result]] = {}
     for result in results:
-        groups.setdefault((result.stage, result.tier_id, result.agent), []).append(result)
+        key = (result.stage, result.handoff, result.tier_id, result.agent)
+        groups.setdefault(key, []).append(result)
     summaries = []
-    for (stage, tier_id, agent), group in sorted(groups.items(), key=lambda g: _order(g[0])):
+    for (stage, handoff, tier_id, agent), group in sorted(groups.items(), key=_order):
         known_tes = [r.tes for r in group if r.tes is not None]
         kept = [r.retained_without_recovery for r in group]
         summaries.append(
@@ -149,6 +154,7 @@ def summarize(results: Iterable[Result]) -> tuple[Summary, ...]:
                 tes=estimate(known_tes),
                 passed=sum(r.passed for r in group),
                 retained_without_recovery=estimate([k for k in kept if k is not None]),
+                handoff=handoff,
             )
         )
     return tuple(summaries)
@@ -159,6 +165,7 @@ def summary_json(summaries: Sequence[Summary]) -> list[dict[str, Any]]:
     return [
         {
             "stage": s.stage,
+            "handoff": s.handoff,
             "tier_id": s.tier_id,
             "agent": s.agent,
             "runs": s.runs,
@@ -187,7 +194,7 @@ def _estimate_json(value: Estimate) -> dict[str, Any]:
     }
 
 
-def _order(key: tuple[int, str, str]) -> tuple[int, list[Any], str]:
-    stage, tier_id, agent = key
+def _order(group: tuple[tuple[int, str, str, str], Any]) -> tuple[int, int, list[Any], str]:
+    stage, handoff, tier_id, agent = group[0]
     natural = [int(part) if part.isdigit() else part for part in re.split(r"(\d+)", tier_id)]
-    return stage, natural, agent
+    return stage, HANDOFF_MODES.index(handoff), natural, agent

@@ -17,6 +17,7 @@ import click
 
 from specsnap import __version__
 from specsnap.errors import SpecSnapError
+from specsnap.scorecard.model import HANDOFF_MODES
 
 _DEBUG = {"on": False}
 
@@ -86,6 +87,14 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Stage II: only these perturbations, comma-separated (unofficial) "
             "[lost-work,teammate-refactor,planted-regression,stale-note].",
         ),
+        click.option(
+            "--handoff",
+            type=click.Choice(HANDOFF_MODES),
+            default="fresh",
+            show_default=True,
+            help="How sessions after the cutoff continue: fresh (the protocol's), or the "
+            "agent's own resume or compaction of the cut-off session.",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -108,6 +117,7 @@ def prepare(
     budget: int | None,
     stage: int | None,
     perturb: str | None,
+    handoff: str,
     out: Path,
 ) -> None:
     """Create a run: the sandbox with its baseline commit (docs/protocol.md)."""
@@ -124,9 +134,11 @@ def prepare(
         budget_tokens=budget,
         stage=stage,
         perturbations=perturb,
+        handoff=handoff,
     )
     click.echo(
-        f"prepared {run.tier_id} seed {run.seed} stage {run.stage} in {run.run_dir} "
+        f"prepared {run.tier_id} seed {run.seed} stage {run.stage} handoff {run.handoff} "
+        f"in {run.run_dir} "
         f"(baseline {run.baseline_commit[:12]})"
     )
 
@@ -177,13 +189,15 @@ def run(
     budget: int | None,
     stage: int | None,
     perturb: str | None,
+    handoff: str,
     out: Path | None,
 ) -> None:
     """prepare → sessions with cutoffs → grade → scorecard, in one go."""
     from specsnap.progress import run_with_progress
 
     name = f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
-    out = out or Path("runs") / (name + ("-stage2" if stage == 2 else ""))
+    suffix = ("-stage2" if stage == 2 else "") + (f"-{handoff}" if handoff != "fresh" else "")
+    out = out or Path("runs") / (name + suffix)
     card = run_with_progress(
         tier,
         seed,
@@ -195,6 +209,7 @@ def run(
         budget,
         stage,
         perturb,
+        handoff,
     )
     sys.exit(0 if card.passed else 1)
 

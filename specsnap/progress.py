@@ -57,6 +57,7 @@ def run_with_progress(
     budget: int | None,
     stage: int | None = None,
     perturbations: str | None = None,
+    handoff: str = "fresh",
 ) -> Scorecard:
     """prepare → every session → grade, printing each step; returns the scorecard."""
     run = prepare_run(
@@ -70,6 +71,7 @@ def run_with_progress(
         budget_tokens=budget,
         stage=stage,
         perturbations=perturbations,
+        handoff=handoff,
     )
     stage_text = "Stage II, " if run.stage == 2 else ""
     click.echo(

@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from specsnap import __version__
 from specsnap.errors import InputError, Problem
@@ -24,6 +24,7 @@ from specsnap.scorecard.io import seal, write_scorecard
 from specsnap.scorecard.model import (
     SCHEMA_VERSION,
     Agent,
+    HandoffMode,
     Receipt,
     Requirement,
     Retention,
@@ -62,6 +63,8 @@ class RunSettings(Protocol):
     def agent_account(self) -> str: ...  # "" when the agent ran as SpecSnap's own user
     @property
     def stage(self) -> int: ...
+    @property
+    def handoff(self) -> str: ...
     def unofficial_reasons(self) -> list[str]: ...
 
 
@@ -105,7 +108,7 @@ def build_scorecard(
         secrets += [tier.root / "stage2", run.run_dir / "perturbations"]
     agent = (account_named(run.agent_account) if run.agent_account else None) or current_user()
     reasons = run.unofficial_reasons() + isolation_problems(agent, secrets)
-    reasons += token_trust_problems(records)
+    reasons += token_trust_problems(records) + _handoff_problems(records)
     card = Scorecard(
         schema_version=SCHEMA_VERSION,
         specsnap_version=__version__,
@@ -124,6 +127,7 @@ def build_scorecard(
         grading=grade.facts,
         timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
         stage2=stage2,
+        handoff=_handoff(run.handoff),
         receipt=Receipt(
             seed=run.seed,
             params=drawn,
@@ -134,9 +138,25 @@ def build_scorecard(
             head_commit=grade.head_commit,
             sandbox_tree_sha256=grade.tree_sha256,
             scorecard_sha256="",
+            handoff=_handoff(run.handoff),
         ),
     )
     return seal(card)
+
+
+def _handoff_problems(records: Sequence[Mapping[str, Any]]) -> list[str]:
+    """A session that could not resume its predecessor did not measure the handoff asked for."""
+    return [
+        f"session {r.get('index')} could not resume: {r['handoff']['error']}"
+        for r in records
+        if isinstance(r.get("handoff"), dict) and r["handoff"].get("error")
+    ]
+
+
+def _handoff(mode: str) -> HandoffMode:
+    if mode not in ("fresh", "resume", "compact"):
+        raise InputError([Problem("run.json", "handoff", mode, "fresh, resume or compact")])
+    return cast(HandoffMode, mode)
 
 
 def _stage(stage: int) -> Stage:

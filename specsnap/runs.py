@@ -93,6 +93,7 @@ class Run:
     stage: int = 1
     perturbations: list[str] = field(default_factory=list)  # Stage II: the kinds it applies
     stage2_unlocked: bool = False  # whether Stage II was unlocked when the run was prepared
+    handoff: str = "fresh"  # how sessions after the cutoff continue (agents.base.HANDOFF_MODES)
 
     @property
     def sandbox(self) -> Path:
@@ -149,6 +150,7 @@ def prepare_run(
     budget_tokens: int | None = None,
     stage: int | None = None,
     perturbations: str | list[str] | None = None,
+    handoff: str = "fresh",
     check_agent: bool = True,
 ) -> Run:
     """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
@@ -156,12 +158,13 @@ def prepare_run(
     `stage` defaults to the one every evaluation runs (specsnap.stage2.stage); `perturbations` names
     the kinds a Stage II run applies (default: all). `check_agent=False` defers the check of the
     agent's name to its first session: an adapter that the agent's own install registers does
-    not exist before that install ran.
+    not exist before that install ran. `handoff` is how sessions after the cutoff continue
+    (docs/protocol.md); a mode the agent cannot do is refused here, or at that first session.
     """
-    from specsnap.agents.base import get_agent  # unknown agents are refused before any work
+    from specsnap.agents.base import get_agent, require_handoff  # refused before any work
 
     if check_agent:
-        get_agent(agent)
+        require_handoff(get_agent(agent), handoff)
     loaded = load_tier(tier)
     unlocked = stage_unlocked()  # reads and checks the ledger: once
     stage = default_stage(unlocked) if stage is None else stage
@@ -187,6 +190,7 @@ def prepare_run(
         stage=stage,
         perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
         stage2_unlocked=unlocked,
+        handoff=handoff,
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)
@@ -251,10 +255,13 @@ def run_session(
     run_dir: Path, index: int, on_cutoff: Callable[[str], None] | None = None
 ) -> dict[str, Any]:
     """Run session `index` of the prepared run (see specsnap.sessions)."""
+    from specsnap.agents.base import get_agent, require_handoff
     from specsnap.sessions import run_agent_session
 
     run = load_run(run_dir)
     require_session_order(run, index)
+    if index == 1:  # the agent may not have existed when the run was prepared
+        require_handoff(get_agent(run.agent), run.handoff)
     run_as = lease_agent_account(run.run_dir, run.agent_account or None)
     if run.stage == 2 and index > 1:
         perturb_before(run, index)  # the sandbox is root's until the session hands it over

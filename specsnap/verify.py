@@ -90,9 +90,11 @@ def _consistency(document: dict[str, Any]) -> list[Check]:
             digest if digest == said else f"recomputed {digest}, the receipt says {said}",
         )
     ]
-    for key in ("seed", "stage", "tier_id", "specsnap_version"):
-        same = receipt[key] == document[key]
-        detail = f"{receipt[key]}" + ("" if same else f" ≠ {document[key]}")
+    for key in ("seed", "stage", "tier_id", "specsnap_version", "handoff"):
+        if key == "handoff" and key not in receipt and key not in document:
+            continue  # from before handoff modes: fresh
+        same = receipt.get(key) == document.get(key)
+        detail = f"{receipt.get(key)}" + ("" if same else f" ≠ {document.get(key)}")
         checks.append(Check(f"receipt.{key}", same, detail))
     try:
         now = tier_digest(load_tier(document["tier_id"]).root)

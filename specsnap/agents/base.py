@@ -12,6 +12,8 @@ Besides the protocol's members, an adapter may declare (read with `adapter_trait
 - `web_tools`: "disabled" when the adapter turns the CLI's web fetch/search tools off, else
   "not-disableable" (the default: SpecSnap cannot tell).
 - `uses_model`: False for SpecSnap's own model-free controls.
+- `handoff`: a `HandoffSupport` when the CLI can continue its own cut-off session (`--handoff
+  resume|compact`, docs/protocol.md); without one an adapter supports `fresh` only.
 """
 
 from __future__ import annotations
@@ -23,14 +25,17 @@ from pathlib import Path
 from typing import Protocol
 
 from specsnap.errors import UsageError
+from specsnap.scorecard.model import HANDOFF_MODES
 from specsnap.tokens import TOKEN_SOURCES, TokenUsage
 
 __all__ = [
+    "HANDOFF_MODES",
     "TOKEN_SOURCES",
     "WEB_TOOLS",
     "AdapterTraits",
     "AgentAdapter",
     "ApiRoute",
+    "HandoffSupport",
     "Invocation",
     "SessionContext",
     "TokenUsage",
@@ -38,11 +43,25 @@ __all__ = [
     "get_agent",
     "known_agents",
     "register_agent",
+    "require_handoff",
     "use_agent_environment",
 ]
 
 
 WEB_TOOLS = ("disabled", "not-disableable")
+
+
+@dataclass(frozen=True)
+class HandoffSupport:
+    """How an adapter's CLI continues its cut-off session. SpecSnap copies only `state_paths`
+    (relative to HOME) of the cut-off session's HOME into the next fresh one, and reads the
+    session's id from the name of one file there: the HOME-relative path that fully matches
+    `session_file`, whose first group is the id (nothing is read from inside the agent-written
+    store). The adapter's invocation then sees `SessionContext.handoff` and `resume_id`."""
+
+    modes: tuple[str, ...]  # besides `fresh`, which every adapter supports
+    state_paths: tuple[str, ...]
+    session_file: str  # a regular expression over HOME-relative POSIX paths
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,12 @@ class AdapterTraits:
     apis: tuple[str, ...]
     web_tools: str
     uses_model: bool
+    handoff: HandoffSupport | None = None
+
+    @property
+    def handoff_modes(self) -> tuple[str, ...]:
+        """Every handoff mode the adapter supports, `fresh` first."""
+        return ("fresh", *(self.handoff.modes if self.handoff is not None else ()))
 
 
 def adapter_traits(adapter: object, options: Mapping[str, str] | None = None) -> AdapterTraits:
@@ -74,7 +99,27 @@ def adapter_traits(adapter: object, options: Mapping[str, str] | None = None) ->
         tuple(a for a in apis if a),
         web_tools if web_tools in WEB_TOOLS else "not-disableable",
         bool(getattr(adapter, "uses_model", True)),
+        _handoff_support(getattr(adapter, "handoff", None)),
     )
+
+
+def _handoff_support(declared: object) -> HandoffSupport | None:
+    """The adapter's declaration when it is one; anything else declares nothing."""
+    return declared if isinstance(declared, HandoffSupport) else None
+
+
+def require_handoff(adapter: object, mode: str) -> None:
+    """Refuse, before any work, a handoff mode that is unknown or that `adapter` cannot do:
+    never a silent fresh session instead."""
+    if mode not in HANDOFF_MODES:
+        raise UsageError(f"unknown handoff mode {mode!r}; known: {', '.join(HANDOFF_MODES)}")
+    supported = adapter_traits(adapter).handoff_modes
+    if mode not in supported:
+        name = getattr(adapter, "name", "the agent")
+        raise UsageError(
+            f"{name} does not support --handoff {mode}; it supports {', '.join(supported)} "
+            "(docs/agents.md)"
+        )
 
 
 @dataclass(frozen=True)
@@ -90,6 +135,8 @@ class SessionContext:
     options: Mapping[str, str] = field(default_factory=dict)  # --agent-opt KEY=VALUE pairs
     control_dir: Path | None = None  # built-in control agents only: reference solution copy
     routes: Mapping[str, ApiRoute] = field(default_factory=dict)  # API name → the meter's route
+    handoff: str = "fresh"  # the run's handoff mode (HANDOFF_MODES); session 1 is always fresh
+    resume_id: str | None = None  # resume/compact: the cut-off session's id in the CLI's store
 
 
 @dataclass(frozen=True)

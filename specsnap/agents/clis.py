@@ -21,7 +21,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import ApiRoute, Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import (
+    ApiRoute,
+    HandoffSupport,
+    Invocation,
+    SessionContext,
+    TokenUsage,
+    register_agent,
+)
 from specsnap.agents.cli_usage import (
     parse_aider_output,
     parse_claude_stream,
@@ -74,6 +81,47 @@ GEMINI_SETTINGS: Mapping[str, Any] = {
 GEMINI_DEFAULT_AUTH = "gemini-api-key"
 
 
+_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+
+#: Claude Code keeps each session as ~/.claude/projects/<the working directory, slugged>/<id>.jsonl;
+#: `--resume <id>` continues one (the sandbox's path is the same in every session of a run), and
+#: `compact` first sends its own `/compact` command in the resumed session, then the prompt.
+CLAUDE_HANDOFF = HandoffSupport(
+    modes=("resume", "compact"),
+    state_paths=(".claude/projects",),
+    session_file=rf"\.claude/projects/[^/]+/({_UUID})\.jsonl",
+)
+
+
+#: Codex keeps each session as ~/.codex/sessions/YYYY/MM/DD/rollout-<time>-<id>.jsonl;
+#: `codex exec resume <id>` continues one. (No compaction on demand headless: resume only.)
+CODEX_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".codex/sessions",),
+    session_file=rf"\.codex/sessions/\d{{4}}/\d{{2}}/\d{{2}}/rollout-[0-9T:-]+-({_UUID})\.jsonl",
+)
+
+
+#: Aider keeps one chat history file (SpecSnap puts it in HOME); `--restore-chat-history` reads
+#: it back into the chat. The file is the session: its name is the "id".
+AIDER_HISTORY = ".aider.chat.history.md"
+AIDER_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(AIDER_HISTORY,),
+    session_file=r"(\.aider\.chat\.history\.md)",
+)
+
+
+#: Gemini CLI keeps each session as ~/.gemini/tmp/<project>/chats/session-<time>-<id>.jsonl
+#: (projects.json names the project of each working directory). 0.61.0 resumes by `latest` or
+#: an index, not by id: the moved store holds the cut-off session only, so `latest` is it.
+GEMINI_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".gemini/tmp", ".gemini/projects.json"),
+    session_file=r"\.gemini/tmp/[^/]+/chats/session-[0-9T:-]+-([0-9a-f]{8})\.jsonl",
+)
+
+
 @register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
@@ -81,6 +129,7 @@ class ClaudeCode:
     name: str = "claude-code"
     apis: tuple[str, ...] = ("anthropic",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = CLAUDE_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_AUTH_TOKEN",
@@ -90,6 +139,7 @@ class ClaudeCode:
     )
 
     def invocation(self, ctx: SessionContext) -> Invocation:
+        compact = ctx.handoff == "compact" and ctx.resume_id is not None
         argv = [
             _executable(ctx, "claude"),
             "-p",
@@ -100,11 +150,14 @@ class ClaudeCode:
             "--dangerously-skip-permissions",
             "--disallowedTools",
             CLAUDE_WEB_TOOLS,
+            *(["--resume", ctx.resume_id] if ctx.resume_id else []),
+            *(["--input-format", "stream-json"] if compact else []),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
         env = {**CLAUDE_ENV, **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_BASE_URL")}
-        return Invocation(tuple(argv), env, ctx.prompt.encode())
+        stdin = _claude_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
+        return Invocation(tuple(argv), env, stdin)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
         return parse_claude_stream(_read(stdout))
@@ -120,22 +173,26 @@ class Codex:
     name: str = "codex"
     apis: tuple[str, ...] = ("openai",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = CODEX_HANDOFF
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "CODEX_API_KEY")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
+        """`codex exec`, or `codex exec resume ID` (which takes no --cd: the runner's working
+        directory is the sandbox already) when the session resumes its predecessor."""
         argv = [
             _executable(ctx, "codex"),
             "exec",
+            *(["resume"] if ctx.resume_id else []),
             "--json",
             # The SpecSnap sandbox is the isolation; Codex's own sandbox would keep .git read-only.
             "--dangerously-bypass-approvals-and-sandbox",
-            "--cd",
-            str(ctx.sandbox),
+            *([] if ctx.resume_id else ["--cd", str(ctx.sandbox)]),
             "--config",
             'web_search="disabled"',
             *_codex_provider(ctx),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
+            *([ctx.resume_id] if ctx.resume_id else []),
             "-",
         ]
         route = ctx.routes.get("openai")
@@ -160,6 +217,7 @@ class GeminiCli:
     name: str = "gemini-cli"
     apis: tuple[str, ...] = ("gemini",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = GEMINI_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "GEMINI_API_KEY",
         "GOOGLE_API_KEY",
@@ -187,6 +245,7 @@ class GeminiCli:
             "stream-json",
             "--yolo",
             "--skip-trust",
+            *(["--resume", "latest"] if ctx.resume_id else []),
             *_model(ctx, "--model"),
             *_extra_args(ctx),
         ]
@@ -209,6 +268,7 @@ class Aider:
     name: str = "aider"
     apis: tuple[str, ...] = ("openai", "anthropic")
     web_tools: str = "disabled"  # no web tool; --no-detect-urls stops it fetching URLs it sees
+    handoff: HandoffSupport = AIDER_HANDOFF
     passthrough_env: tuple[str, ...] = (
         "ANTHROPIC_API_KEY",
         "ANTHROPIC_API_BASE",
@@ -235,7 +295,8 @@ class Aider:
             "--no-dirty-commits",  # else it commits whatever the working tree holds, unasked
             "--no-detect-urls",
             "--chat-history-file",
-            str(ctx.home / ".aider.chat.history.md"),
+            str(ctx.home / AIDER_HISTORY),
+            *(["--restore-chat-history"] if ctx.resume_id else []),
             "--input-history-file",
             str(ctx.home / ".aider.input.history"),
             *_model(ctx, "--model"),
@@ -252,6 +313,14 @@ class Aider:
 
 
 # --- helpers ---
+
+
+def _claude_messages(*prompts: str) -> bytes:
+    """User messages in order, as `claude -p --input-format stream-json` reads them on stdin."""
+    lines = (
+        json.dumps({"type": "user", "message": {"role": "user", "content": p}}) for p in prompts
+    )
+    return "".join(line + "\n" for line in lines).encode()
 
 
 def _read(path: Path) -> str:

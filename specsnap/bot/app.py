@@ -130,6 +130,8 @@ class AppHandler:
             "commit": sha,
             "tier": command.tier,
             "seed": str(command.seed),
+            # only when asked: a workflow that predates handoff modes declares no such input
+            **({"handoff": command.handoff} if command.handoff != "fresh" else {}),
         }
         with api_call(f"starting workflow {self.config.workflow}", writing=True):
             run = repo.get_workflow(self.config.workflow).create_dispatch(

@@ -15,11 +15,15 @@ from dataclasses import dataclass
 
 from specsnap.errors import UsageError
 from specsnap.render.markup import code
+from specsnap.scorecard.model import HANDOFF_MODES
 
 DEFAULT_PREFIX = "/specsnap"
 DEFAULT_SEED = 1
 MAX_SEED = 2**31 - 1
-USAGE = "`/specsnap run tier=2 seed=7` (tier 1-4 or tier-N; seed a whole number, default 1)"
+USAGE = (
+    "`/specsnap run tier=2 seed=7` (tier 1-4 or tier-N; seed a whole number, default 1; "
+    "`handoff=resume` or `compact` for the agent's own resume or compaction, default fresh)"
+)
 
 
 class CommandError(UsageError):
@@ -31,6 +35,7 @@ class CommandError(UsageError):
 class RunCommand:
     tier: str
     seed: int
+    handoff: str = "fresh"  # how sessions after the cutoff continue (docs/protocol.md)
 
 
 @dataclass(frozen=True)
@@ -80,8 +85,8 @@ def _run_command(args: list[str]) -> RunCommand:
         key = key.lower()
         if not sep or not value:
             problems.append(f"{code(arg)} is not key=value")
-        elif key not in ("tier", "seed"):
-            problems.append(f"unknown option {code(key)} (known: tier, seed)")
+        elif key not in ("tier", "seed", "handoff"):
+            problems.append(f"unknown option {code(key)} (known: tier, seed, handoff)")
         elif key in values:
             problems.append(f"{code(key)} is given twice")
         else:
@@ -94,8 +99,11 @@ def _run_command(args: list[str]) -> RunCommand:
     seed_text = values.get("seed", str(DEFAULT_SEED))
     if not re.fullmatch(r"[0-9]{1,10}", seed_text) or int(seed_text) > MAX_SEED:
         problems.append(f"seed {code(seed_text)} is not a whole number from 0 to {MAX_SEED}")
+    handoff = values.get("handoff", "fresh").lower()
+    if handoff not in HANDOFF_MODES:
+        problems.append(f"handoff {code(handoff)} is not one of {', '.join(HANDOFF_MODES)}")
     if problems:
         raise CommandError("; ".join(problems) + f". Usage: {USAGE}")
     assert tier is not None
     number = tier.lower().removeprefix("tier-")
-    return RunCommand(tier=f"tier-{number}", seed=int(seed_text))
+    return RunCommand(tier=f"tier-{number}", seed=int(seed_text), handoff=handoff)

@@ -47,6 +47,7 @@ def result_of_entry(entry: Entry) -> Result:
         tes=c.tes,
         passed=c.passed,
         retained_without_recovery=c.retained_without_recovery,
+        handoff=c.handoff_mode,
     )
 
 
@@ -63,10 +64,10 @@ def render_page(ledger: Ledger) -> str:
     summaries = summarize(results)
     sections = []
     for stage in sorted({s.stage for s in summaries}):
-        tiers = [s.tier_id for s in summaries if s.stage == stage]
+        tracks = [(s.tier_id, s.handoff) for s in summaries if s.stage == stage]
         blocks = [
-            _tier_block(stage, tier, ledger.entries, results, summaries)
-            for tier in dict.fromkeys(tiers)
+            _tier_block(stage, tier, handoff, ledger.entries, results, summaries)
+            for tier, handoff in dict.fromkeys(tracks)
         ]
         sections.append(
             f'<section id="stage-{stage}"><h2>Stage {stage_name(stage)}</h2>\n'
@@ -118,33 +119,40 @@ def _curriculum(ledger: Ledger) -> str:
 def _tier_block(
     stage: int,
     tier: str,
+    handoff: str,
     entries: Sequence[Entry],
     results: Sequence[Result],
     summaries: Sequence[Summary],
 ) -> str:
-    rows = sorted((s for s in summaries if s.stage == stage and s.tier_id == tier), key=rank_key)
+    """One tier's plot and table in one stage and handoff mode: modes are never ranked together."""
+    cell = (stage, tier, handoff)
+    rows = sorted((s for s in summaries if (s.stage, s.tier_id, s.handoff) == cell), key=rank_key)
     runs = {
-        s.agent: [r for r in results if (r.stage, r.tier_id, r.agent) == (stage, tier, s.agent)]
+        s.agent: [
+            r for r in results if (r.stage, r.tier_id, r.handoff, r.agent) == (*cell, s.agent)
+        ]
         for s in rows
     }
     attested = {
         s.agent: sum(
             e.attested
             for e, r in zip(entries, results, strict=True)
-            if (r.stage, r.tier_id, r.agent) == (stage, tier, s.agent)
+            if (r.stage, r.tier_id, r.handoff, r.agent) == (*cell, s.agent)
         )
         for s in rows
     }
+    mode = f" ({handoff} handoff)" if handoff != "fresh" else ""
     title = (
-        f"{tier}, Stage {stage_name(stage)}: net retention per run, mean and {CONFIDENCE:.0%} CI"
+        f"{tier}, Stage {stage_name(stage)}{mode}: net retention per run, mean and "
+        f"{CONFIDENCE:.0%} CI"
     )
-    anchor = f"stage-{stage}-{escape(tier)}"
+    anchor = f"stage-{stage}-{escape(tier)}" + (f"-{handoff}" if handoff != "fresh" else "")
     table_rows = "\n".join(
         _row(rank, s, attested[s.agent], stage == 2) for rank, s in enumerate(rows, 1)
     )
     kept = "<th>Retained without recovery</th>" if stage == 2 else ""
     return (
-        f'<h3 id="{anchor}">{escape(tier)}</h3>\n'
+        f'<h3 id="{anchor}">{escape(tier)}{mode}</h3>\n'
         f"<figure>{tier_plot(title, rows, runs)}"
         f'<figcaption class="muted">{LEGEND}</figcaption></figure>\n'
         f'<table class="results" data-stage="{stage}" data-tier="{escape(tier)}">\n'

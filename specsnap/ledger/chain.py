@@ -83,8 +83,11 @@ class Judgement:
 
 
 def qualifies(candidate: Candidate) -> bool:
-    """Whether the candidate clears the bar that unlocks Stage II: its scores, and the checks
+    """Whether the candidate clears the bar that unlocks Stage II: a `fresh` run (the protocol's
+    handoff; the agents' own resume or compaction is another track), its scores, and the checks
     the ledger made (an attestation that came with it must have had its signature verified)."""
+    if candidate.handoff_mode != "fresh":
+        return False
     scores = candidate.passed and candidate.tes is not None and candidate.tes >= UNLOCK_TES
     return scores and (candidate.attestation is None or is_attested(candidate))
 

@@ -71,6 +71,12 @@ class Candidate:
     verification: Verification
     #: Stage II's retention without recovery (absent from Stage I entries and older ledgers).
     retained_without_recovery: float | None = field(default=None, metadata=meta(omit_none=True))
+    #: The handoff mode when not `fresh` (absent from fresh entries and older ledgers).
+    handoff: str | None = field(default=None, metadata=meta(omit_none=True))
+
+    @property
+    def handoff_mode(self) -> str:
+        return self.handoff or "fresh"
 
 
 @dataclass(frozen=True)

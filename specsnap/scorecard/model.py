@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from specsnap.scorecard.codec import from_json, meta
 
@@ -27,6 +27,9 @@ CutoffReason = Literal["source-edit", "commit-attempt", "commit"]
 SourceChange = Literal["created", "changed", "deleted"]
 WebTools = Literal["disabled", "not-disableable"]
 Stage = Literal[1, 2]
+#: How sessions after the cutoff continued (docs/protocol.md); `fresh` is the protocol's.
+HandoffMode = Literal["fresh", "resume", "compact"]
+HANDOFF_MODES: tuple[HandoffMode, ...] = get_args(HandoffMode)
 PerturbationKind = Literal["lost-work", "teammate-refactor", "planted-regression", "stale-note"]
 Channel = Literal["retained without recovery", "recovered"]
 #: Stage II: how a requirement ended (docs/protocol.md): passed with its ticket unread after
@@ -124,6 +127,20 @@ class TrackerUse:
 
 
 @dataclass(frozen=True)
+class Handoff:
+    """Under `resume`/`compact`: what of the cut-off session's HOME moved into this session's
+    (the adapter's declared session store only), its Merkle digest, and the id resumed."""
+
+    mode: HandoffMode
+    session_id: str | None
+    state_files: int = field(metadata=meta(minimum=0))
+    state_bytes: int = field(metadata=meta(minimum=0))
+    state_sha256: str = field(metadata=meta(pattern=SHA256))
+    skipped: tuple[str, ...]  # entries refused: not regular files or directories, or too big
+    error: str | None  # why no session could be resumed (the session then started without it)
+
+
+@dataclass(frozen=True)
 class Session:
     """One agent session, from its record (RUN_DIR/sessions/N/session.json)."""
 
@@ -140,6 +157,7 @@ class Session:
     notes: tuple[str, ...]
     duration_s: float = field(metadata=meta(minimum=0))
     tracker: TrackerUse | None = field(default=None, metadata=meta(omit_none=True))  # Stage II
+    handoff: Handoff | None = field(default=None, metadata=meta(omit_none=True))  # not `fresh`
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Session:
@@ -318,6 +336,7 @@ class Receipt:
     head_commit: str | None
     sandbox_tree_sha256: str | None
     scorecard_sha256: str = field(metadata=meta(pattern=SHA256))
+    handoff: HandoffMode | None = field(default=None, metadata=meta(omit_none=True))
 
 
 @dataclass(frozen=True)
@@ -342,16 +361,25 @@ class Scorecard:
     timings: Timings
     receipt: Receipt
     stage2: StageTwo | None = field(default=None, metadata=meta(omit_none=True))
+    #: None in scorecards from before handoff modes existed: they are `fresh` (`handoff_mode`).
+    handoff: HandoffMode | None = field(default=None, metadata=meta(omit_none=True))
+
+    @property
+    def handoff_mode(self) -> HandoffMode:
+        return self.handoff or "fresh"
 
     @property
     def key(self) -> str:
-        """The run's (tier, seed, stage) cell; stable across commits, so it matches base
-        scores (a Stage II score is never compared with a Stage I one)."""
-        return f"{self.tier_id}/seed-{self.seed}" + ("/stage-2" if self.stage == 2 else "")
+        """The run's (tier, seed, stage, handoff) cell; stable across commits, so it matches
+        base scores (a Stage II score is never compared with a Stage I one, nor a resumed
+        run's with a fresh one)."""
+        stage = "/stage-2" if self.stage == 2 else ""
+        mode = f"/{self.handoff_mode}" if self.handoff_mode != "fresh" else ""
+        return f"{self.tier_id}/seed-{self.seed}{stage}{mode}"
 
     @property
     def label(self) -> str:
-        return cell_label(self.tier_id, self.seed, self.stage)
+        return cell_label(self.tier_id, self.seed, self.stage, self.handoff_mode)
 
     @property
     def passed(self) -> bool:
@@ -363,6 +391,8 @@ class Scorecard:
         return tuple(r for r in self.requirements if not r.passed)
 
 
-def cell_label(tier_id: str, seed: int, stage: int) -> str:
-    """`tier-2, seed 7` (`, Stage II` for a Stage II run): how every surface names a run."""
-    return f"{tier_id}, seed {seed}" + (", Stage II" if stage == 2 else "")
+def cell_label(tier_id: str, seed: int, stage: int, handoff: str = "fresh") -> str:
+    """`tier-2, seed 7` (`, Stage II` for a Stage II run, `, resume handoff` for a handoff mode
+    other than fresh): how every surface names a run."""
+    mode = f", {handoff} handoff" if handoff != "fresh" else ""
+    return f"{tier_id}, seed {seed}" + (", Stage II" if stage == 2 else "") + mode

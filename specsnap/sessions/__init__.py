@@ -28,6 +28,7 @@ from specsnap.gitrepo import rev_parse
 from specsnap.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.metering.session import SessionMetering
 from specsnap.sessions.control import ControlServer, install_hooks
+from specsnap.sessions.handoff import carry_state
 from specsnap.sessions.homes import Home, make_home, retire_home
 from specsnap.sessions.output import OutputCapture
 from specsnap.sessions.processes import (
@@ -104,6 +105,9 @@ def _run_in_home(
         run, index, home.path, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
     traits = adapter_traits(adapter, run.agent_options)
+    handoff = _carry_handoff(run, index, traits, home.path, notes)
+    if handoff is not None:
+        ctx = replace(ctx, handoff=run.handoff, resume_id=handoff["session_id"])
     metering = _start_metering(traits, run, run_as)
     if metering is not None:
         ctx = replace(ctx, routes=metering.routes)
@@ -163,6 +167,8 @@ def _run_in_home(
         hard_links_at_arm=sup.watcher.linked_at_arm,
     )
     record.update(metered)
+    if handoff is not None:
+        record["handoff"] = handoff
     if tracker is not None:
         record["tracker"] = tracker.usage()
     if sources_at_start is not None:
@@ -172,6 +178,21 @@ def _run_in_home(
         meter = metering.meter
         write_trajectory(records, index, run.agent, meter.steps, meter.steps_dropped)
     return record
+
+
+def _carry_handoff(
+    run: Run, index: int, traits: AdapterTraits, home: Path, notes: list[str]
+) -> dict[str, Any] | None:
+    """Under `--handoff resume|compact`, after session 1: the adapter's declared session store
+    of the cut-off session moves into this session's fresh HOME (specsnap.sessions.handoff);
+    the record's `handoff` entry. None in `fresh`, where nothing moves."""
+    if index == 1 or run.handoff == "fresh" or traits.handoff is None:
+        return None
+    previous = run.session_dir(index - 1) / "home"
+    carried = carry_state(run.handoff, traits.handoff, previous, home)
+    if carried.error is not None:
+        notes.append(f"handoff {run.handoff}: {carried.error}; the session started without it")
+    return carried.record()
 
 
 def _hook_python(run_as: RunAs) -> str:

@@ -355,4 +355,5 @@ def candidate_of(
             submission_sha256=bundle_sha256,
         ),
         retained_without_recovery=card.scores.retained_without_recovery,
+        handoff=card.handoff_mode if card.handoff_mode != "fresh" else None,
     )

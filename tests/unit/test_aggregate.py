@@ -128,3 +128,22 @@ def test_stage_two_summaries_carry_retention_without_recovery() -> None:
     text = render_summaries([summary])
     assert text.splitlines()[0].split()[4] == "kept" and "50.0%" in text.splitlines()[1]
     assert "kept: Stage II's retention without recovery" in text
+
+
+def test_handoff_modes_are_never_summarized_together() -> None:
+    fresh = [result(1, 1.0), result(2, 0.5)]
+    resumed = [
+        replace(result(1, 0.25), handoff="resume"),
+        replace(result(3, 0.5), handoff="compact"),
+    ]
+    summaries = summarize([resumed[1], *fresh, resumed[0]])
+    assert [(s.handoff, s.runs) for s in summaries] == [("fresh", 2), ("resume", 1), ("compact", 1)]
+    assert summaries[0].net_retention.mean == 0.75
+    assert [s["handoff"] for s in summary_json(summaries)] == ["fresh", "resume", "compact"]
+
+
+def test_a_scorecard_from_before_handoff_modes_is_fresh() -> None:
+    card = fixture_card("tier-1-seed-3")
+    assert card.handoff is None and result_of(card).handoff == "fresh"
+    assert result_of(replace(card, handoff="resume")).handoff == "resume"
+    assert replace(card, handoff="resume").key == card.key + "/resume"

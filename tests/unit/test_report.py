@@ -32,6 +32,7 @@ class Settings:
     agent_account: str = ""
     reasons: tuple[str, ...] = ()
     stage: int = 1
+    handoff: str = "fresh"
     agent_account: str = ""
 
     def unofficial_reasons(self) -> list[str]:

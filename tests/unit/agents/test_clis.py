@@ -13,11 +13,21 @@ from specsnap.agents.base import (
     AdapterTraits,
     AgentAdapter,
     ApiRoute,
+    HandoffSupport,
     SessionContext,
     TokenUsage,
     adapter_traits,
 )
-from specsnap.agents.clis import Aider, ClaudeCode, Codex, GeminiCli
+from specsnap.agents.clis import (
+    AIDER_HANDOFF,
+    CLAUDE_HANDOFF,
+    CODEX_HANDOFF,
+    GEMINI_HANDOFF,
+    Aider,
+    ClaudeCode,
+    Codex,
+    GeminiCli,
+)
 from specsnap.errors import UsageError
 from tests.unit.agents.test_cli_usage import (  # the sample outputs live beside the parsers' tests
     AIDER_OUTPUT,
@@ -281,15 +291,42 @@ def test_metered_codex_talks_to_the_meter_as_its_own_http_provider(ctx: SessionC
 
 
 @pytest.mark.parametrize(
-    ("adapter", "apis"),
+    ("adapter", "apis", "handoff"),
     [
-        (ClaudeCode(), ("anthropic",)),
-        (Codex(), ("openai",)),
-        (GeminiCli(), ("gemini",)),
-        (Aider(), ("openai", "anthropic")),
+        (ClaudeCode(), ("anthropic",), CLAUDE_HANDOFF),
+        (Codex(), ("openai",), CODEX_HANDOFF),
+        (GeminiCli(), ("gemini",), GEMINI_HANDOFF),
+        (Aider(), ("openai", "anthropic"), AIDER_HANDOFF),
     ],
 )
-def test_cli_adapters_declare_their_apis_and_web_tools_off(
-    adapter: AgentAdapter, apis: tuple[str, ...]
+def test_cli_adapters_declare_their_apis_web_tools_off_and_handoff_modes(
+    adapter: AgentAdapter, apis: tuple[str, ...], handoff: HandoffSupport | None
 ) -> None:
-    assert adapter_traits(adapter) == AdapterTraits(apis, "disabled", True)
+    assert adapter_traits(adapter) == AdapterTraits(apis, "disabled", True, handoff)
+
+
+RESUMED = "0123abcd-0000-4000-8000-00000000beef"
+
+
+def test_resumed_invocations_continue_the_cut_off_session(ctx: SessionContext) -> None:
+    resumed = replace(ctx, handoff="resume", resume_id=RESUMED)
+    claude = ClaudeCode().invocation(resumed)
+    at = claude.argv.index("--resume")
+    assert claude.argv[at + 1] == RESUMED and claude.stdin == ctx.prompt.encode()
+    codex = Codex().invocation(resumed).argv
+    assert codex[1:3] == ("exec", "resume") and codex[-2:] == (RESUMED, "-")
+    assert "--cd" not in codex  # `exec resume` takes none: the runner's cwd is the sandbox
+    gemini = GeminiCli().invocation(resumed).argv
+    assert gemini[gemini.index("--resume") + 1] == "latest"
+    assert "--resume" not in GeminiCli().invocation(ctx).argv
+    assert "--restore-chat-history" in Aider().invocation(resumed).argv
+    assert "--restore-chat-history" not in Aider().invocation(ctx).argv
+
+
+def test_claude_compacts_its_resumed_session_before_the_prompt(ctx: SessionContext) -> None:
+    compacted = ClaudeCode().invocation(replace(ctx, handoff="compact", resume_id=RESUMED))
+    assert "--resume" in compacted.argv
+    assert compacted.argv[compacted.argv.index("--input-format") + 1] == "stream-json"
+    lines = [json.loads(line) for line in (compacted.stdin or b"").decode().splitlines()]
+    assert [m["message"]["content"] for m in lines] == ["/compact", ctx.prompt]
+    assert "--input-format" not in ClaudeCode().invocation(ctx).argv

@@ -13,6 +13,7 @@ from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_co
         ("  /SpecSnap RUN seed=0 TIER=4  ", RunCommand("tier-4", 0)),
         ("Looks good!\n\n/specsnap run tier=1 seed=42\nthanks", RunCommand("tier-1", 42)),
         ("/specsnap help", HelpCommand()),
+        ("/specsnap run tier=2 handoff=Resume", RunCommand("tier-2", 1, "resume")),
     ],
 )
 def test_commands_are_read(body: str, expected: object) -> None:
@@ -46,6 +47,10 @@ def test_comments_without_a_command_are_not_for_us(body: str) -> None:
         ("/specsnap run tier=2 tier=3", "`tier` is given twice"),
         ("/specsnap run tier=2 agent=x", "unknown option `agent`"),
         ("/specsnap run 2", "`2` is not key=value"),
+        (
+            "/specsnap run tier=2 handoff=rewind",
+            "handoff `rewind` is not one of fresh, resume, compact",
+        ),
     ],
 )
 def test_malformed_commands_say_what_is_wrong_and_how_to_write_them(body: str, says: str) -> None:

@@ -130,3 +130,11 @@ def test_github_com_is_the_default_api(tmp_path: Path) -> None:
     del values["GITHUB_API_URL"]
     settings = read_settings(values)
     assert settings.api is not None and settings.api.base_url == "https://api.github.com"
+
+
+def test_handoff_defaults_to_fresh_and_an_unknown_mode_is_refused(tmp_path: Path) -> None:
+    assert read_settings(env(tmp_path, step="prepare", tier="1", agent="x")).handoff == "fresh"
+    chosen = read_settings(env(tmp_path, step="prepare", tier="1", agent="x", handoff="Resume"))
+    assert chosen.handoff == "resume"
+    with pytest.raises(InputError, match="handoff"):
+        read_settings(env(tmp_path, step="prepare", tier="1", agent="x", handoff="rewind"))

@@ -120,3 +120,14 @@ def test_the_site_holds_the_page_the_summaries_and_the_ledger(tmp_path: Path) ->
     assert data["entries"] == 3 and data["stage_required"] == 1 and data["unlocked_by"] is None
     assert data["summaries"][0]["net_retention"]["mean"] == 0.5
     assert (tmp_path / "site" / "ledger.jsonl").read_bytes() == path.read_bytes()
+
+
+def test_each_handoff_mode_has_its_own_table() -> None:
+    resumed = dataclasses.replace(candidate(seed=1, agent="notetaker", net=0.25), handoff="resume")
+    fresh = candidate(seed=0, agent="notetaker", net=1.0, tes=0.5)  # unlocks nothing
+    page = render_page(ledger_of(fresh, resumed))
+    assert page.count('<table class="results"') == 2
+    assert 'id="stage-1-tier-1"' in page and 'id="stage-1-tier-1-resume"' in page
+    fresh_table, resume_table = (t.split("</table>")[0] for t in page.split("<table")[1:3])
+    assert 'class="raw">100.0%' in fresh_table and 'class="raw">25.0%' not in fresh_table
+    assert 'class="raw">25.0%' in resume_table and 'class="raw">100.0%' not in resume_table

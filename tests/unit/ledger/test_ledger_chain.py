@@ -285,3 +285,11 @@ def test_the_status_names_the_unlocking_entry_once() -> None:
     data = status_json(unlocked)
     assert (data["stage_required"], data["entries"]) == (2, 2)
     assert data["unlocked_by"]["index"] == 1  # type: ignore[index]
+
+
+def test_only_a_fresh_run_unlocks_stage_ii() -> None:
+    resumed = dataclasses.replace(candidate(seed=3, net=1.0, tes=1.0), handoff="resume")
+    ledger, outcomes = grow(resumed, candidate(seed=4, net=1.0, tes=1.0))
+    assert outcomes == [Outcome.APPENDED] * 2 and not qualifies(resumed)
+    assert [e.unlocks_stage_2 for e in ledger.entries] == [False, True]
+    assert chain_problems(ledger) == []

@@ -1,0 +1,189 @@
+"""Handoff modes (`--handoff fresh|resume|compact`) with a real agent CLI, offline, through whole
+SpecSnap runs against its scripted model server: the same scripted model under each mode.
+
+- session 1 is cut off at its first edit; its answer carries a marker;
+- in `fresh` nothing of session 1 reaches session 2's requests; in `resume` session 2 resumes
+  session 1's conversation from the CLI's own store (SpecSnap moved only that store), so the
+  marker is in what session 2 sends; in `compact` the CLI's compaction request carries it, is
+  served, and every request after it carries the summary instead;
+- every session's tokens are what the server served (the resumed requests go through the meter);
+- the scorecards differ only where the handoff differs, each labelled with its mode, and
+  `specsnap aggregate` keeps them apart.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from specsnap.agents.base import adapter_traits, get_agent
+from tests.functional.cli import card, without_timings
+from tests.functional.test_agent_clis import (
+    PLAYBOOKS,
+    REAL_KEYS,
+    SOLVED,
+    aider_whole,
+    counts,
+    heredoc,
+    specsnap,
+)
+from tests.support import fake_anthropic, fake_gemini, fake_openai
+from tests.support.agent_cli import cli_binary
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
+
+pytestmark = [pytest.mark.slow, pytest.mark.agents]
+
+MARKER = "Plan-7f3a: grams first, then the report lines."
+#: The modes each CLI's adapter supports (docs/agents.md). Every mode of Claude Code is compared
+#: with `fresh`; the others' `resume` is run alone, to keep the suite fast.
+MODES = {
+    "claude": ("fresh", "resume", "compact"),
+    "codex": ("fresh", "resume"),
+    "aider": ("fresh", "resume"),
+    "gemini": ("fresh", "resume"),
+}
+COMPARED = "claude"
+SUMMARY = "Summary-c41d: units done, the report lines remain."
+CONVERT = "units/convert.py"
+
+
+def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, ScriptedServer]:
+    """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
+    play = PLAYBOOKS[name]
+    run = tmp / f"run-{mode}"
+    key = REAL_KEYS[play.api]
+    edit = play.finish  # the rest of the sprint, with the playbook's own tools
+    first = play.server(session_one(name, run / "sandbox"), api_key=key)
+    compaction = [
+        Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
+    ]
+    second = play.server(
+        [*(compaction if mode == "compact" else []), *edit(run / "sandbox")], api_key=key
+    )
+    options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
+    with first.start(), second.start():
+        prepared = specsnap(
+            "prepare", "--tier", "90", "--agent", play.agent, "--handoff", mode,
+            *(arg for option in options for arg in ("--agent-opt", option)),
+            "--out", str(run), settings=play.settings(first, key),
+        )  # fmt: skip
+        assert prepared.returncode == 0, prepared.stderr
+        one = specsnap("session", str(run), "1", settings=play.settings(first, key))
+        assert one.returncode == 0, one.stderr
+        two = specsnap("session", str(run), "2", settings=play.settings(second, key))
+        assert two.returncode == 0, two.stderr
+        graded = specsnap("grade", str(run), settings={})
+        assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
+    first.stop()
+    second.stop()
+    return run, first, second
+
+
+def session_one(name: str, sandbox: Path) -> list[Turn]:
+    """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
+    Aider edits only files in its chat: the first reply names the file, the second edits it."""
+    if name == "aider":
+        names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
+        return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
+    return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
+
+
+def first_edit(name: str, sandbox: Path) -> Block:
+    if name == "codex":
+        return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
+    if name == "gemini":
+        return fake_gemini.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
+    return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
+
+
+def sent(server: ScriptedServer, turns: range = range(1000)) -> str:
+    """Everything the CLI sent in its conversation requests for `turns` (side requests left out)."""
+    return "\n".join(json.dumps(r.body) for r in server.requests if r.turn in turns)
+
+
+def differing(a: Any, b: Any, path: str = "") -> set[str]:
+    """The key paths where two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = set(a) | set(b)
+        return {p for k in keys for p in differing(a.get(k), b.get(k), f"{path}.{k}")}
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = enumerate(zip(a, b, strict=True))
+        return {p for i, (x, y) in pairs for p in differing(x, y, f"{path}[{i}]")}
+    return set() if a == b else {path}
+
+
+def checked_runs(name: str, modes: tuple[str, ...], tmp: Path) -> dict[str, Any]:
+    """Runs of `name` in `modes`, side by side (each holds an account of its own), with what
+    every mode shares checked: the cutoff at the first edit, tokens as served, the label."""
+    with ThreadPoolExecutor(len(modes)) as pool:
+        futures = {mode: pool.submit(run_in_mode, name, mode, tmp) for mode in modes}
+        runs = {mode: future.result() for mode, future in futures.items()}
+    for mode, (run, first, second) in runs.items():
+        data = card(run)
+        s1, s2 = data["sessions"]
+        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", s1
+        assert first.turns_served >= 1 and MARKER not in sent(first, range(1))  # its answer
+        assert s1["tokens"] == {**counts(first.total_usage()), "source": "metered"}
+        assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
+        assert data["handoff"] == data["receipt"]["handoff"] == mode
+        assert second.requests and not second.rejected
+    return runs
+
+
+@pytest.mark.parametrize("name", [n for n in MODES if n != COMPARED])
+def test_a_resumed_session_hears_the_cut_off_conversation(name: str, tmp_path: Path) -> None:
+    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
+    run, _, second = checked_runs(name, ("resume",), tmp_path)["resume"]
+    assert MARKER in sent(second), sent(second)[-3000:]
+    moved = card(run)["sessions"][1]["handoff"]
+    assert moved["error"] is None and moved["session_id"] and not moved["skipped"]
+
+
+def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path) -> None:
+    name = COMPARED
+    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
+    runs = checked_runs(name, MODES[name], tmp_path)
+    cards = {mode: card(run) for mode, (run, _, _) in runs.items()}
+    fresh, resume = cards["fresh"], cards["resume"]
+    # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
+    assert MARKER not in sent(runs["fresh"][2])
+    assert "handoff" not in fresh["sessions"][1]
+    assert MARKER in sent(runs["resume"][2]), sent(runs["resume"][2])[-3000:]
+    moved = resume["sessions"][1]["handoff"]
+    assert moved["error"] is None and moved["session_id"] and not moved["skipped"]
+    assert moved["state_files"] >= 1 and moved["mode"] == "resume"
+    # The same scripted model: the scorecards differ only where the handoff differs.
+    changed = differing(without_timings(fresh), without_timings(resume))
+    handoff_only = {".handoff", ".receipt.handoff", ".sessions[1].handoff"}
+    # (the commit id holds its time, to the second; the tree it commits is the same)
+    assert changed - handoff_only <= {".receipt.head_commit"}, changed
+    assert handoff_only <= changed
+    if "compact" in cards:
+        check_compaction(runs["compact"][2], fresh, resume, cards["compact"])
+    # aggregate keeps one track per mode.
+    paths = [str(run / "scorecard.json") for run, _, _ in runs.values()]
+    summary = specsnap("aggregate", "--json", *paths, settings={})
+    assert summary.returncode == 0, summary.stderr
+    tracks = {(s["handoff"], s["runs"]) for s in json.loads(summary.stdout)}
+    assert tracks == {(mode, 1) for mode in MODES[name]}
+
+
+def check_compaction(
+    compacted: ScriptedServer, fresh: dict[str, Any], resume: dict[str, Any], compact: Any
+) -> None:
+    """compact: the compaction request (the first turn) is served; what follows has its summary."""
+    assert MARKER in sent(compacted, range(1)) and SUMMARY not in sent(compacted, range(1))
+    after = sent(compacted, range(1, 1000))
+    assert after and SUMMARY in after and MARKER not in after, after[-3000:]
+    moved = compact["sessions"][1]["handoff"]
+    assert moved["error"] is None and moved["session_id"] and moved["mode"] == "compact"
+    assert compact["scores"]["raw_retention"] == resume["scores"]["raw_retention"] == 1.0
+    # also session 2's tokens differ, for the compaction it asked for
+    changed = differing(without_timings(fresh), without_timings(compact))
+    costs = {p for p in changed if p.startswith((".sessions[1].", ".scores.tes", ".scores.eff"))}
+    handoff_only = {".handoff", ".receipt.handoff"}
+    assert changed - handoff_only - costs <= {".receipt.head_commit"}, changed

@@ -173,6 +173,32 @@ def parse_aider_output(text: str) -> TokenUsage:
 # --- adapters ---
 
 
+def parse_opencode_events(text: str) -> TokenUsage:
+    """Tokens of an `opencode run --format json` session: the sum of its `step_finish` events,
+    one per model response (`part.tokens`: input without cache reads, output, reasoning, and
+    `cache.read`/`cache.write`). Reasoning counts as output, as the API bills it. A cut-off
+    session counts every response that finished; side calls (the title) report nothing here."""
+    steps = [
+        _step_usage(event["part"]["tokens"])
+        for event in _json_objects(text)
+        if event.get("type") == "step_finish"
+        and isinstance(event.get("part"), dict)
+        and isinstance(event["part"].get("tokens"), dict)
+    ]
+    return _total(steps) if steps else TokenUsage.unknown()
+
+
+def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
+    cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+    return TokenUsage(
+        _count(tokens.get("input")),
+        _count(tokens.get("output")) + _count(tokens.get("reasoning")),
+        _count(cache.get("write")),
+        _count(cache.get("read")),
+        REPORTED,
+    )
+
+
 def _stream_event_type(event: Mapping[str, Any]) -> object:
     stream = event.get("event")
     return (

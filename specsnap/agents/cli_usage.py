@@ -189,7 +189,9 @@ def parse_opencode_events(text: str) -> TokenUsage:
 
 
 def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
-    cache = tokens.get("cache") if isinstance(tokens.get("cache"), dict) else {}
+    cache = tokens.get("cache")
+    if not isinstance(cache, dict):
+        cache = {}
     return TokenUsage(
         _count(tokens.get("input")),
         _count(tokens.get("output")) + _count(tokens.get("reasoning")),

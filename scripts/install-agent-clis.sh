@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the pinned agent CLIs of scripts/agent-clis.txt into .cache/agents, for the tests that
 # run them offline against scripted model servers. Each lands behind a launcher in
-# .cache/agents/bin/ (claude, codex, gemini, aider, opencode) that runs it on the right interpreter:
+# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen) that runs it on the right interpreter:
 #   - Node.js >= 22 from the npm `node` package into .cache/agents/node when the system's is older;
 #   - aider in its own virtual environment (.cache/agents/aider), never SpecSnap's, built from a
 #     Python the unprivileged agent account can run.
@@ -71,6 +71,8 @@ launcher gemini "$node_bin" "$root/node_modules/@google/gemini-cli/bundle/gemini
 timed "opencode $(version_of opencode)" npm_install "$root" "$(pin opencode)" --ignore-scripts
 opencode_exe="$(ls "$root"/node_modules/opencode-linux-*/bin/opencode 2>/dev/null | grep -v musl | head -1)"
 [ -n "$opencode_exe" ] && launcher opencode "$opencode_exe"
+timed "qwen $(version_of qwen)" npm_install "$root" "$(pin qwen)"
+launcher qwen "$node_bin" "$root/node_modules/@qwen-code/qwen-code/cli-entry.js"
 
 aider_install() {
   local python

@@ -182,4 +182,4 @@ def get_agent(name: str) -> AgentAdapter:
 
 def _load_builtins() -> None:
     # Importing the modules runs their @register_agent decorators.
-    from specsnap.agents import clis, command, controls, opencode  # noqa: F401
+    from specsnap.agents import clis, command, controls, opencode, qwen_code  # noqa: F401

@@ -201,6 +201,36 @@ def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
     )
 
 
+def parse_qwen_stream(text: str) -> TokenUsage:
+    """Tokens of a `qwen --output-format stream-json` session. A completed session ends with a
+    `result` line whose `usage` is the CLI's total, and wins; a cut-off one has none, so the
+    usage of each `assistant` message (one per model response, keyed by id) is summed.
+    `input_tokens` includes the cache reads, as OpenAI counts; SpecSnap's input excludes them."""
+    result: TokenUsage | None = None
+    messages: dict[str, TokenUsage] = {}
+    for event in _json_objects(text):
+        usage = event.get("usage") if event.get("type") == "result" else None
+        message = event.get("message") if event.get("type") == "assistant" else None
+        if isinstance(usage, dict):
+            result = _qwen_usage(usage)
+        elif isinstance(message, dict) and isinstance(message.get("usage"), dict):
+            messages[str(message.get("id", len(messages)))] = _qwen_usage(message["usage"])
+    if result is not None:
+        return result
+    return _total(messages.values()) if messages else TokenUsage.unknown()
+
+
+def _qwen_usage(usage: Mapping[str, Any]) -> TokenUsage:
+    cache_read = _count(usage.get("cache_read_input_tokens"))
+    return TokenUsage(
+        max(_count(usage.get("input_tokens")) - cache_read, 0),
+        _count(usage.get("output_tokens")),
+        _count(usage.get("cache_creation_input_tokens")),
+        cache_read,
+        REPORTED,
+    )
+
+
 def _stream_event_type(event: Mapping[str, Any]) -> object:
     stream = event.get("event")
     return (

@@ -1,5 +1,5 @@
-"""The agent CLIs added after the first four (opencode), offline, through a whole SpecSnap run
-against a scripted model server, like tests/functional/test_agent_clis.py: session 1 is cut off
+"""The agent CLIs added after the first four (opencode, Qwen Code), offline, through a whole
+SpecSnap run against a scripted model server, like tests/functional/test_agent_clis.py: session 1 is cut off
 at its first edit while the server stalls mid-answer; session 2 hears only "continue" (no
 session-1 text reaches its requests), finishes the sprint and commits; the tokens metered are
 what the server served, the CLI's own report is read beside them, and the grade matches the
@@ -9,6 +9,8 @@ reference solution's (raw retention 1.0, as the sprint is fully solved).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -39,19 +41,42 @@ def opencode_turns() -> list[Turn]:
     return [Turn((call,), Usage(900, 120, 0, 2500)), Turn((text("Done."),), Usage(300, 30, 0, 0))]
 
 
-def test_opencode_run_is_cut_off_at_the_first_edit_metered_and_completed(tmp_path: Path) -> None:
-    binary = cli_binary("opencode")
+def qwen_turns() -> list[Turn]:
+    command = heredoc("report/lines.py", SOLVED["report/lines.py"]) + COMMIT
+    call = tool_use("run_shell_command", command=command)
+    return [Turn((call,), Usage(900, 120, 0, 2500)), Turn((text("Done."),), Usage(300, 30, 0, 0))]
+
+
+@dataclass(frozen=True)
+class Play:
+    cli: str
+    agent: str
+    turns: Callable[[], list[Turn]]
+
+
+PLAYS = {
+    "opencode": Play("opencode", "opencode", opencode_turns),
+    "qwen-code": Play("qwen", "qwen-code", qwen_turns),
+}
+
+
+@pytest.mark.parametrize("name", list(PLAYS))
+def test_a_run_is_cut_off_at_the_first_edit_metered_and_completed(
+    name: str, tmp_path: Path
+) -> None:
+    play = PLAYS[name]
+    binary = cli_binary(play.cli)
     run = tmp_path / "run"
     sandbox = run / "sandbox"
     key = REAL_KEYS["openai"]
     streaming = Turn((text(SESSION_ONE_MARK * 20),), Usage(1200, 80, 0, 0), stall_s=2.0)
     first = fake_openai.FakeOpenAI([streaming], api_key=key)
-    second = fake_openai.FakeOpenAI(opencode_turns(), api_key=key)
+    second = fake_openai.FakeOpenAI(play.turns(), api_key=key)
     edited = sandbox / "units" / "convert.py"
     first.on_stall = lambda _: edited.write_text(SOLVED["units/convert.py"])
     with first.start(), second.start():
         prepared = specsnap(
-            "prepare", "--tier", "90", "--agent", "opencode", "--agent-opt", f"bin={binary}",
+            "prepare", "--tier", "90", "--agent", play.agent, "--agent-opt", f"bin={binary}",
             "--agent-opt", "model=gpt-fake-1", "--out", str(run),
             settings=openai_settings(first, key),
         )  # fmt: skip
@@ -71,7 +96,7 @@ def test_opencode_run_is_cut_off_at_the_first_edit_metered_and_completed(tmp_pat
     assert s1["egress_enforced"] is True and s1["web_tools"] == "disabled"
     assert s2["exit"]["status"] == "completed", s2
     assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}, s2["notes"]
-    # opencode's own report: its two finished steps (the title request reports nothing).
+    # The CLI's own report: its two answers (opencode's title request reports nothing).
     assert s2["tokens_reported"] == {"input": 1200, "output": 150, "cache_write": 0,
                                      "cache_read": 2500, "source": "reported"}  # fmt: skip
     assert s2["meter"]["refused_requests"] == 0

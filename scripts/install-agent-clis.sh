@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the pinned agent CLIs of scripts/agent-clis.txt into .cache/agents, for the tests that
 # run them offline against scripted model servers. Each lands behind a launcher in
-# .cache/agents/bin/ (claude, codex, gemini, aider) that runs it on the right interpreter:
+# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen) that runs it on the right interpreter:
 #   - Node.js >= 22 from the npm `node` package into .cache/agents/node when the system's is older;
 #   - aider in its own virtual environment (.cache/agents/aider), never SpecSnap's, built from a
 #     Python the unprivileged agent account can run.
@@ -41,10 +41,10 @@ installed_npm_version() {  # installed_npm_version PREFIX PACKAGE
     "$1/node_modules/$2/package.json" 2>/dev/null
 }
 
-npm_install() {  # npm_install PREFIX PACKAGE@VERSION
+npm_install() {  # npm_install PREFIX PACKAGE@VERSION [NPM OPTION...]
   local package="${2%@*}" version="${2##*@}"
   [ "$(installed_npm_version "$1" "$package")" = "$version" ] && return 0
-  npm install --prefix "$1" --no-audit --no-fund --loglevel=error "$2" >/dev/null
+  npm install --prefix "$1" --no-audit --no-fund --loglevel=error "${@:3}" "$2" >/dev/null
 }
 
 # Node.js: the system's when it is >= 22, else the pinned `node` package.
@@ -64,6 +64,15 @@ timed "gemini $(version_of gemini)" npm_install "$root" "$(pin gemini)"
 launcher claude "$root/node_modules/.bin/claude"
 launcher codex "$node_bin" "$root/node_modules/@openai/codex/bin/codex.js"
 launcher gemini "$node_bin" "$root/node_modules/@google/gemini-cli/bundle/gemini.js"
+
+# opencode's package brings its native executable as an optional dependency per platform; its
+# postinstall script then asks the registry for every other platform's (musl) build too and fails,
+# so scripts are skipped and the launcher runs this platform's executable itself.
+timed "opencode $(version_of opencode)" npm_install "$root" "$(pin opencode)" --ignore-scripts
+opencode_exe="$(ls "$root"/node_modules/opencode-linux-*/bin/opencode 2>/dev/null | grep -v musl | head -1)"
+[ -n "$opencode_exe" ] && launcher opencode "$opencode_exe"
+timed "qwen $(version_of qwen)" npm_install "$root" "$(pin qwen)"
+launcher qwen "$node_bin" "$root/node_modules/@qwen-code/qwen-code/cli-entry.js"
 
 aider_install() {
   local python

@@ -229,4 +229,4 @@ def get_agent(name: str) -> AgentAdapter:
 
 def _load_builtins() -> None:
     # Importing the modules runs their @register_agent decorators.
-    from specsnap.agents import clis, command, controls  # noqa: F401
+    from specsnap.agents import clis, command, controls, opencode, qwen_code  # noqa: F401

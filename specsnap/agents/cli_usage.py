@@ -173,6 +173,64 @@ def parse_aider_output(text: str) -> TokenUsage:
 # --- adapters ---
 
 
+def parse_opencode_events(text: str) -> TokenUsage:
+    """Tokens of an `opencode run --format json` session: the sum of its `step_finish` events,
+    one per model response (`part.tokens`: input without cache reads, output, reasoning, and
+    `cache.read`/`cache.write`). Reasoning counts as output, as the API bills it. A cut-off
+    session counts every response that finished; side calls (the title) report nothing here."""
+    steps = [
+        _step_usage(event["part"]["tokens"])
+        for event in _json_objects(text)
+        if event.get("type") == "step_finish"
+        and isinstance(event.get("part"), dict)
+        and isinstance(event["part"].get("tokens"), dict)
+    ]
+    return _total(steps) if steps else TokenUsage.unknown()
+
+
+def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
+    cache = tokens.get("cache")
+    if not isinstance(cache, dict):
+        cache = {}
+    return TokenUsage(
+        _count(tokens.get("input")),
+        _count(tokens.get("output")) + _count(tokens.get("reasoning")),
+        _count(cache.get("write")),
+        _count(cache.get("read")),
+        REPORTED,
+    )
+
+
+def parse_qwen_stream(text: str) -> TokenUsage:
+    """Tokens of a `qwen --output-format stream-json` session. A completed session ends with a
+    `result` line whose `usage` is the CLI's total, and wins; a cut-off one has none, so the
+    usage of each `assistant` message (one per model response, keyed by id) is summed.
+    `input_tokens` includes the cache reads, as OpenAI counts; SpecSnap's input excludes them."""
+    result: TokenUsage | None = None
+    messages: dict[str, TokenUsage] = {}
+    for event in _json_objects(text):
+        usage = event.get("usage") if event.get("type") == "result" else None
+        message = event.get("message") if event.get("type") == "assistant" else None
+        if isinstance(usage, dict):
+            result = _qwen_usage(usage)
+        elif isinstance(message, dict) and isinstance(message.get("usage"), dict):
+            messages[str(message.get("id", len(messages)))] = _qwen_usage(message["usage"])
+    if result is not None:
+        return result
+    return _total(messages.values()) if messages else TokenUsage.unknown()
+
+
+def _qwen_usage(usage: Mapping[str, Any]) -> TokenUsage:
+    cache_read = _count(usage.get("cache_read_input_tokens"))
+    return TokenUsage(
+        max(_count(usage.get("input_tokens")) - cache_read, 0),
+        _count(usage.get("output_tokens")),
+        _count(usage.get("cache_creation_input_tokens")),
+        cache_read,
+        REPORTED,
+    )
+
+
 def _stream_event_type(event: Mapping[str, Any]) -> object:
     stream = event.get("event")
     return (

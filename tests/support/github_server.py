@@ -27,6 +27,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import jwt
 
+from tests.support import github_contract
+from tests.support.github_contract import (
+    API_GITHUB_COM,
+    GENERAL_STATUSES,
+    GHES_WITHOUT_RUN_DETAILS,
+    Violation,
+)
+from tests.support.github_contract import available as contract_unavailable
 from tests.support.github_routes import ROUTES, Request, Response, not_found, now
 
 Json = dict[str, Any]
@@ -85,6 +93,8 @@ class GitHubServer:
         #: ignores it with 204 and no body, as GHES 3.17-3.19 do.
         self.run_details = True
         self.requests: list[Recorded] = []
+        #: Every way an exchange broke GitHub's published contract (github_contract.py).
+        self.violations: list[Violation] = []
         self._ids = itertools.count(1001)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -95,8 +105,22 @@ class GitHubServer:
         self.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         self.stop()
+        if exc_type is None:
+            self.assert_contract_kept()
+
+    def assert_contract_kept(self) -> None:
+        """Fail, listing them, if any request or response broke GitHub's description."""
+        assert not self.violations, f"GitHub's {self.description} contract was broken:\n" + (
+            "\n".join(f"  {v}" for v in self.violations)
+        )
+
+    @property
+    def description(self) -> str:
+        """The description exchanges are held to: api.github.com, or GHES 3.17 when dispatch
+        ignores `return_run_details` (no description of GHES 3.20+ is published yet)."""
+        return API_GITHUB_COM if self.run_details else GHES_WITHOUT_RUN_DETAILS
 
     def start(self) -> None:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -198,17 +222,38 @@ class GitHubServer:
             payload = json.loads(body) if body else None
         except json.JSONDecodeError:
             return 400, {}, {"message": "Problems parsing JSON"}
-        status, extra, data = self._dispatch(method, path, query, headers, payload)
+        status, extra, data = self._exchange(method, path, query, headers, payload)
         with self._lock:
             self.requests.append(Recorded(method, path, query, payload, status))
         return status, extra, data
 
+    def _exchange(
+        self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
+    ) -> tuple[int, Json, Any]:
+        """Dispatch one request, holding it and its response to GitHub's description: a request
+        the description forbids is refused with 422 as GitHub would, and recorded."""
+        contract = None if contract_unavailable() else github_contract.description(self.description)
+        if contract is not None:
+            problems = contract.check_request(method, path, query, payload)
+            if problems:
+                self._violated(problems)
+                return 422, {}, {"message": "; ".join(map(str, problems))}
+        faulted = self._take_fault(method, path)
+        if faulted:
+            return _fault_response(faulted)
+        status, extra, data = self._dispatch(method, path, query, headers, payload)
+        if contract is not None and status not in GENERAL_STATUSES:
+            self._violated(contract.check_response(method, path, status, data))
+            github_contract.count(contract, method, path)
+        return status, extra, data
+
+    def _violated(self, problems: list[Violation]) -> None:
+        with self._lock:
+            self.violations.extend(problems)
+
     def _dispatch(
         self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
     ) -> tuple[int, Json, Any]:
-        fault = self._take_fault(method, path)
-        if fault:
-            return _fault_response(fault)
         for verb, pattern, handler in ROUTES:
             match = pattern.fullmatch(path)
             if verb == method and match:

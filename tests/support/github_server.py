@@ -27,10 +27,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import jwt
 
-from tests.support import github_contract
+from tests.support import github_contract, github_payloads as payloads
 from tests.support.github_contract import (
     API_GITHUB_COM,
-    GENERAL_STATUSES,
     GHES_WITHOUT_RUN_DETAILS,
     Violation,
 )
@@ -123,6 +122,9 @@ class GitHubServer:
         return API_GITHUB_COM if self.run_details else GHES_WITHOUT_RUN_DETAILS
 
     def start(self) -> None:
+        if not contract_unavailable():  # load it now (seconds), not inside a timed exchange
+            github_contract.description(self.description)
+            payloads.example(self, "simple-user")
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         server.daemon_threads = True
         self._server = server
@@ -170,16 +172,20 @@ class GitHubServer:
     ) -> Json:
         repo = self.repos[full_name]
         head_repo = fork or full_name
-        pull = {
-            "number": number,
-            "state": "open",
-            "title": f"Pull request {number}",
-            "user": {"login": "contributor", "id": 7, "type": "User"},
-            "head": {"sha": head_sha, "ref": branch, "repo": self._repo_stub(head_repo)},
-            "base": {"sha": "b" * 40, "ref": base, "repo": self._repo_stub(full_name)},
-        }
+        pull = payloads.pull_request(
+            self,
+            full_name,
+            number,
+            state="open",
+            title=f"Pull request {number}",
+            user=payloads.user(self, "contributor", id=7),
+            head=payloads.branch_end(self, head_repo, branch, head_sha, self._repo_stub(head_repo)),
+            base=payloads.branch_end(self, full_name, base, "b" * 40, self._repo_stub(full_name)),
+        )
         repo.pulls[number] = pull
-        repo.issues[number] = {"number": number, "title": pull["title"], "state": "open"}
+        repo.issues[number] = payloads.issue(
+            self, full_name, number, title=pull["title"], state="open", user=pull["user"]
+        )
         return pull
 
     def add_commit(self, full_name: str, branch: str, sha: str) -> None:
@@ -242,7 +248,7 @@ class GitHubServer:
         if faulted:
             return _fault_response(faulted)
         status, extra, data = self._dispatch(method, path, query, headers, payload)
-        if contract is not None and status not in GENERAL_STATUSES:
+        if contract is not None:
             self._violated(contract.check_response(method, path, status, data))
             github_contract.count(contract, method, path)
         return status, extra, data
@@ -334,51 +340,35 @@ class GitHubServer:
         return next(self._ids)
 
     def _repo_stub(self, full_name: str) -> Json:
-        owner, name = full_name.split("/")
-        return {
-            "id": self.repos[full_name].id if full_name in self.repos else 99,
-            "name": name,
-            "full_name": full_name,
-            "owner": {"login": owner, "id": 1, "type": "Organization"},
-            "url": self.url(f"/repos/{full_name}"),
-            "html_url": self.html(f"/{full_name}"),
-        }
+        repo = self.repos.get(full_name)
+        fields = {"default_branch": repo.default_branch, "private": repo.private} if repo else {}
+        return payloads.repository(self, full_name, repo.id if repo else 99, **fields)
 
     def _create_comment(self, repo: Repo, number: int, body: str, login: str) -> Json:
         comment_id = self.new_id()
         stamp = now()
-        comment = {
-            "id": comment_id,
-            "node_id": f"IC_{comment_id}",
-            "body": body,
-            "user": {"login": login, "id": 41898282, "type": "Bot"},
-            "created_at": stamp,
-            "updated_at": stamp,
-            "issue_url": self.url(f"/repos/{repo.full_name}/issues/{number}"),
-            "url": self.url(f"/repos/{repo.full_name}/issues/comments/{comment_id}"),
-            "html_url": self.html(f"/{repo.full_name}/pull/{number}#issuecomment-{comment_id}"),
-            "author_association": "NONE",
-            "_issue": number,
-        }
+        comment = payloads.issue_comment(self, repo.full_name, number, comment_id)
+        comment.update(body=body, created_at=stamp, updated_at=stamp, _issue=number)
+        comment["user"] = payloads.user(self, login, id=41898282)
         repo.comments[comment_id] = comment
         return comment
 
     def _create_check_run(self, repo: Repo, body: Json) -> Json:
         run_id = self.new_id()
         output = body.get("output") or {}
-        run = {
-            "id": run_id,
-            "name": body["name"],
-            "head_sha": body["head_sha"],
-            "status": body.get("status", "queued"),
-            "conclusion": body.get("conclusion"),
-            "details_url": body.get("details_url"),
-            "external_id": body.get("external_id", ""),
-            "started_at": body.get("started_at", now()),
-            "completed_at": body.get("completed_at"),
-            "url": self.url(f"/repos/{repo.full_name}/check-runs/{run_id}"),
-            "html_url": self.html(f"/{repo.full_name}/runs/{run_id}"),
-            "output": {
+        run = payloads.check_run(
+            self,
+            repo.full_name,
+            run_id,
+            name=body["name"],
+            head_sha=body["head_sha"],
+            external_id=body.get("external_id", ""),
+            status=body.get("status", "queued"),
+            conclusion=body.get("conclusion"),
+            details_url=body.get("details_url"),
+            started_at=body.get("started_at", now()),
+            completed_at=body.get("completed_at"),
+            output={
                 "title": output.get("title"),
                 "summary": output.get("summary"),
                 "text": output.get("text"),
@@ -387,10 +377,7 @@ class GitHubServer:
                     f"/repos/{repo.full_name}/check-runs/{run_id}/annotations"
                 ),
             },
-            "check_suite": {"id": 5},
-            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
-            "pull_requests": [],
-        }
+        )
         repo.check_runs[run_id] = run
         repo.check_run_log.append((run_id, run["status"], run["output"]["summary"] or ""))
         repo.annotations[run_id] = []

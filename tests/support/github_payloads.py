@@ -159,5 +159,7 @@ def commit(server: GitHubServer, full_name: str, sha: str) -> Json:
 def workflow(server: GitHubServer, full_name: str, **fields: Any) -> Json:
     """A `workflow`; the test gives at least `id`, `name` and `path`."""
     body = example(server, "workflow", full_name)
-    body.update(fields)
+    body.update(fields, node_id=f"W_{fields['id']}")
+    body["url"] = server.url(f"/repos/{full_name}/actions/workflows/{fields['id']}")
+    body["html_url"] = server.html(f"/{full_name}/blob/main/{fields['path']}")
     return body

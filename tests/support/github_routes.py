@@ -240,15 +240,24 @@ def _collaborator_permission(req: Request) -> Response:
     return 200, {}, body
 
 
+def _workflow(req: Request) -> Json | None:
+    """The workflow named by its file name or, as in its `url`, by its id."""
+    wanted = req.params["workflow"]
+    for name, workflow in req.r.workflows.items():
+        if wanted in (name, str(workflow.get("id"))):
+            return workflow
+    return None
+
+
 def _get_workflow(req: Request) -> Response:
-    workflow = req.r.workflows.get(req.params["workflow"])
+    workflow = _workflow(req)
     if workflow is None:
         return 404, {}, not_found()
     return 200, {}, payloads.workflow(req.server, req.r.full_name, **workflow)
 
 
 def _dispatch_workflow(req: Request) -> Response:
-    workflow = req.r.workflows.get(req.params["workflow"])
+    workflow = _workflow(req)
     if workflow is None:
         return 404, {}, not_found()
     body = req.body or {}

@@ -122,15 +122,15 @@ class GitHubServer:
         return API_GITHUB_COM if self.run_details else GHES_WITHOUT_RUN_DETAILS
 
     def start(self) -> None:
-        if not contract_unavailable():  # load it now (seconds), not inside a timed exchange
-            github_contract.description(self.description)
-            payloads.example(self, "simple-user")
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         server.daemon_threads = True
         self._server = server
         threading.Thread(
             target=server.serve_forever, args=(0.05,), name="github-server", daemon=True
         ).start()
+        if not contract_unavailable():  # load them now (seconds), not inside a timed exchange
+            github_contract.description(API_GITHUB_COM)
+            github_contract.description(GHES_WITHOUT_RUN_DETAILS)
         self._timer = threading.Timer(self.lifetime, self.stop)
         self._timer.daemon = True
         self._timer.start()

@@ -74,8 +74,9 @@ def count(contract: Contract, method: str, path: str) -> None:
 
 
 def _report(load_seconds: float) -> None:
+    operations = ", ".join(sorted(_OPERATIONS))
     print(f"\ngithub contract: {_EXCHANGES[0]} exchanges validated over {len(_OPERATIONS)} "
-          f"operations (description loaded in {load_seconds} s): {', '.join(sorted(_OPERATIONS))}")  # fmt: skip
+          f"operations (description loaded in {load_seconds} s): {operations}")  # fmt: skip
 
 
 def available() -> str:

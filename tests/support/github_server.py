@@ -27,7 +27,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import jwt
 
-from tests.support import github_contract, github_payloads as payloads
+from tests.support import github_contract
+from tests.support import github_payloads as payloads
 from tests.support.github_contract import (
     API_GITHUB_COM,
     GHES_WITHOUT_RUN_DETAILS,

@@ -56,15 +56,15 @@ def test_run_details_are_a_violation_only_in_ghes_317_mode() -> None:
 def test_the_server_refuses_and_records_a_request_github_would_refuse() -> None:
     """Through the real server: the bad request gets 422, and leaving `with` fails the test."""
     server = GitHubServer(lifetime=30)
-    with pytest.raises(AssertionError, match=r"checks/create: request body at conclusion"):
-        with server:
-            server.add_repo("octo/agent")
-            server.add_token("t", write=True)
-            body = {"name": "x", "head_sha": "a" * 40, "status": "completed", "conclusion": "meh"}
-            answer = requests.post(
-                server.url(CHECK_RUNS), json=body, headers={"Authorization": "token t"}, timeout=10
-            )
-            assert answer.status_code == 422
+    broken = pytest.raises(AssertionError, match=r"checks/create: request body at conclusion")
+    with broken, server:
+        server.add_repo("octo/agent")
+        server.add_token("t", write=True)
+        body = {"name": "x", "head_sha": "a" * 40, "status": "completed", "conclusion": "meh"}
+        answer = requests.post(
+            server.url(CHECK_RUNS), json=body, headers={"Authorization": "token t"}, timeout=10
+        )
+        assert answer.status_code == 422
     assert server.repos["octo/agent"].check_runs == {}
 
 

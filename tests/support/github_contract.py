@@ -37,7 +37,6 @@ Json = dict[str, Any]
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ROOT / ".cache" / "openapi" / "node_modules" / "@octokit"
 REST_DIR = PACKAGES / "openapi" / "generated"
-WEBHOOKS_DIR = PACKAGES / "openapi-webhooks" / "generated"
 API_GITHUB_COM = "api.github.com"
 #: The oldest GHES SpecSnap supports, the one without workflow dispatch's run details.
 GHES_WITHOUT_RUN_DETAILS = "ghes-3.17"
@@ -90,12 +89,6 @@ def available() -> str:
 def description(name: str = API_GITHUB_COM) -> Contract:
     """The REST description `name` (api.github.com, ghes-3.17 ...), loaded once per process."""
     return Contract(name, _load(REST_DIR / f"{name}.json"))
-
-
-@functools.cache
-def webhooks(name: str = API_GITHUB_COM) -> Json:
-    """The webhook description `name` (`@octokit/openapi-webhooks`), loaded once per process."""
-    return _load(WEBHOOKS_DIR / f"{name}.json")
 
 
 def _load(path: Path) -> Json:

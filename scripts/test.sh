@@ -22,6 +22,17 @@ if command -v npm >/dev/null &&
   npm install --silent --no-audit --no-fund --prefix .cache/playwright \
     "playwright-core@$PLAYWRIGHT_CORE_VERSION" >/dev/null
 fi
+# The loopback GitHub is held to GitHub's official REST and webhook descriptions, pinned
+# (tests/support/github_contract.py reads them from .cache/openapi).
+OCTOKIT_OPENAPI_VERSION=23.0.2
+OCTOKIT_WEBHOOKS_VERSION=12.1.0
+openapi=.cache/openapi/node_modules/@octokit
+if command -v npm >/dev/null &&
+  { [ "$(node -p "require('./$openapi/openapi/package.json').version" 2>/dev/null)" != "$OCTOKIT_OPENAPI_VERSION" ] ||
+    [ "$(node -p "require('./$openapi/openapi-webhooks/package.json').version" 2>/dev/null)" != "$OCTOKIT_WEBHOOKS_VERSION" ]; }; then
+  npm install --silent --no-audit --no-fund --prefix .cache/openapi \
+    "@octokit/openapi@$OCTOKIT_OPENAPI_VERSION" "@octokit/openapi-webhooks@$OCTOKIT_WEBHOOKS_VERSION" >/dev/null
+fi
 bash scripts/install-agent-clis.sh
 # One pytest worker per CPU (most tests wait on real subprocesses). The Docker tests share one
 # engine and one image build across workers through a lock (tests/support/docker_engine.py).

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from tests.support import github_payloads as payloads
+
 if TYPE_CHECKING:
     from tests.support.github_server import GitHubServer, Repo
 
@@ -45,8 +47,7 @@ class Request:
 
 def _get_repo(req: Request) -> Response:
     repo = req.r
-    stub = req.server._repo_stub(repo.full_name)
-    return 200, {}, {**stub, "default_branch": repo.default_branch, "private": repo.private}
+    return 200, {}, req.server._repo_stub(repo.full_name)
 
 
 def _get_issue(req: Request) -> Response:
@@ -54,19 +55,7 @@ def _get_issue(req: Request) -> Response:
     issue = req.r.issues.get(number)
     if issue is None:
         return 404, {}, not_found()
-    full = req.r.full_name
-    return (
-        200,
-        {},
-        {
-            **issue,
-            "id": number * 10,
-            "url": req.server.url(f"/repos/{full}/issues/{number}"),
-            "html_url": req.server.html(f"/{full}/pull/{number}"),
-            "comments_url": req.server.url(f"/repos/{full}/issues/{number}/comments"),
-            "pull_request": {"url": req.server.url(f"/repos/{full}/pulls/{number}")},
-        },
-    )
+    return 200, {}, issue
 
 
 def _list_comments(req: Request) -> Response:
@@ -113,8 +102,7 @@ def _create_reaction(req: Request) -> Response:
         return 404, {}, not_found()
     if content not in allowed:
         return _invalid("Reaction", "content", f"content is not included in the list: {content}")
-    reaction = {"id": req.server.new_id(), "content": content, "comment_id": comment_id}
-    reaction["user"] = {"login": req.auth["login"], "id": 41898282, "type": "Bot"}
+    reaction = payloads.reaction(req.server, req.server.new_id(), content, req.auth["login"])
     req.r.reactions.append(reaction)
     return 201, {}, reaction
 
@@ -123,19 +111,7 @@ def _get_pull(req: Request) -> Response:
     pull = req.r.pulls.get(int(req.params["number"]))
     if pull is None:
         return 404, {}, not_found()
-    full = req.r.full_name
-    number = pull["number"]
-    return (
-        200,
-        {},
-        {
-            **pull,
-            "id": number * 100,
-            "url": req.server.url(f"/repos/{full}/pulls/{number}"),
-            "html_url": req.server.html(f"/{full}/pull/{number}"),
-            "issue_url": req.server.url(f"/repos/{full}/issues/{number}"),
-        },
-    )
+    return 200, {}, pull
 
 
 def _list_pulls(req: Request) -> Response:
@@ -228,16 +204,7 @@ def _list_commits(req: Request) -> Response:
     shas = req.r.branches.get(ref)
     if shas is None:
         return 404, {}, {"message": "No commit found for SHA: " + ref}
-    full = req.r.full_name
-    commits = [
-        {
-            "sha": sha,
-            "url": req.server.url(f"/repos/{full}/commits/{sha}"),
-            "html_url": req.server.html(f"/{full}/commit/{sha}"),
-            "commit": {"message": f"commit {sha[:7]}"},
-        }
-        for sha in shas
-    ]
+    commits = [payloads.commit(req.server, req.r.full_name, sha) for sha in shas]
     return _paginate(req, commits)
 
 
@@ -269,24 +236,28 @@ def _collaborator_permission(req: Request) -> Response:
     # The legacy `permission` field folds the newer roles in: maintain reads as write,
     # triage as read ("Get repository permissions for a user"); `role_name` keeps the role.
     legacy = {"maintain": "write", "triage": "read"}
-    return (
-        200,
-        {},
-        {
-            "permission": legacy.get(permission, permission),
-            "role_name": permission,
-            "user": {"login": login, "id": 77, "type": "User"},
-        },
-    )
+    body = payloads.permission(req.server, login, legacy.get(permission, permission), permission)
+    return 200, {}, body
+
+
+def _workflow(req: Request) -> Json | None:
+    """The workflow named by its file name or, as in its `url`, by its id."""
+    wanted = req.params["workflow"]
+    for name, workflow in req.r.workflows.items():
+        if wanted in (name, str(workflow.get("id"))):
+            return workflow
+    return None
 
 
 def _get_workflow(req: Request) -> Response:
-    workflow = req.r.workflows.get(req.params["workflow"])
-    return (200, {}, workflow) if workflow else (404, {}, not_found())
+    workflow = _workflow(req)
+    if workflow is None:
+        return 404, {}, not_found()
+    return 200, {}, payloads.workflow(req.server, req.r.full_name, **workflow)
 
 
 def _dispatch_workflow(req: Request) -> Response:
-    workflow = req.r.workflows.get(req.params["workflow"])
+    workflow = _workflow(req)
     if workflow is None:
         return 404, {}, not_found()
     body = req.body or {}
@@ -314,7 +285,7 @@ def _installation_token(req: Request) -> Response:
     token = f"ghs_installation{req.params['installation']}"
     req.server.add_token(token, login="specsnap[bot]", write=True)
     expires = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(time.time() + 3600))
-    return 201, {}, {"token": token, "expires_at": expires, "permissions": {"issues": "write"}}
+    return 201, {}, payloads.installation_token(req.server, token, expires)
 
 
 def _route(

@@ -19,27 +19,25 @@ import itertools
 import json
 import re
 import threading
-import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import jwt
 
-from tests.support.github_routes import ROUTES, Request, Response, not_found, now
+from tests.support import github_contract
+from tests.support import github_payloads as payloads
+from tests.support.github_contract import (
+    API_GITHUB_COM,
+    GHES_WITHOUT_RUN_DETAILS,
+    Violation,
+)
+from tests.support.github_contract import available as contract_unavailable
+from tests.support.github_http import FAULTS, Fault, _fault_response, _handler_for
+from tests.support.github_routes import ROUTES, Request, not_found, now
 
 Json = dict[str, Any]
-
-FAULTS = ("500", "502", "primary_rate_limit", "secondary_rate_limit", "429")
-
-
-@dataclass
-class Fault:
-    method: str
-    path: re.Pattern[str]
-    kind: str
-    times: int = 1
 
 
 @dataclass
@@ -85,6 +83,8 @@ class GitHubServer:
         #: ignores it with 204 and no body, as GHES 3.17-3.19 do.
         self.run_details = True
         self.requests: list[Recorded] = []
+        #: Every way an exchange broke GitHub's published contract (github_contract.py).
+        self.violations: list[Violation] = []
         self._ids = itertools.count(1001)
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
@@ -95,8 +95,22 @@ class GitHubServer:
         self.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: object, *exc: object) -> None:
         self.stop()
+        if exc_type is None:
+            self.assert_contract_kept()
+
+    def assert_contract_kept(self) -> None:
+        """Fail, listing them, if any request or response broke GitHub's description."""
+        assert not self.violations, f"GitHub's {self.description} contract was broken:\n" + (
+            "\n".join(f"  {v}" for v in self.violations)
+        )
+
+    @property
+    def description(self) -> str:
+        """The description exchanges are held to: api.github.com, or GHES 3.17 when dispatch
+        ignores `return_run_details` (no description of GHES 3.20+ is published yet)."""
+        return API_GITHUB_COM if self.run_details else GHES_WITHOUT_RUN_DETAILS
 
     def start(self) -> None:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -105,6 +119,9 @@ class GitHubServer:
         threading.Thread(
             target=server.serve_forever, args=(0.05,), name="github-server", daemon=True
         ).start()
+        if not contract_unavailable():  # load them now (seconds), not inside a timed exchange
+            github_contract.description(API_GITHUB_COM)
+            github_contract.description(GHES_WITHOUT_RUN_DETAILS)
         self._timer = threading.Timer(self.lifetime, self.stop)
         self._timer.daemon = True
         self._timer.start()
@@ -146,16 +163,20 @@ class GitHubServer:
     ) -> Json:
         repo = self.repos[full_name]
         head_repo = fork or full_name
-        pull = {
-            "number": number,
-            "state": "open",
-            "title": f"Pull request {number}",
-            "user": {"login": "contributor", "id": 7, "type": "User"},
-            "head": {"sha": head_sha, "ref": branch, "repo": self._repo_stub(head_repo)},
-            "base": {"sha": "b" * 40, "ref": base, "repo": self._repo_stub(full_name)},
-        }
+        pull = payloads.pull_request(
+            self,
+            full_name,
+            number,
+            state="open",
+            title=f"Pull request {number}",
+            user=payloads.user(self, "contributor", id=7),
+            head=payloads.branch_end(self, head_repo, branch, head_sha, self._repo_stub(head_repo)),
+            base=payloads.branch_end(self, full_name, base, "b" * 40, self._repo_stub(full_name)),
+        )
         repo.pulls[number] = pull
-        repo.issues[number] = {"number": number, "title": pull["title"], "state": "open"}
+        repo.issues[number] = payloads.issue(
+            self, full_name, number, title=pull["title"], state="open", user=pull["user"]
+        )
         return pull
 
     def add_commit(self, full_name: str, branch: str, sha: str) -> None:
@@ -198,17 +219,38 @@ class GitHubServer:
             payload = json.loads(body) if body else None
         except json.JSONDecodeError:
             return 400, {}, {"message": "Problems parsing JSON"}
-        status, extra, data = self._dispatch(method, path, query, headers, payload)
+        status, extra, data = self._exchange(method, path, query, headers, payload)
         with self._lock:
             self.requests.append(Recorded(method, path, query, payload, status))
         return status, extra, data
 
+    def _exchange(
+        self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
+    ) -> tuple[int, Json, Any]:
+        """Dispatch one request, holding it and its response to GitHub's description: a request
+        the description forbids is refused with 422 as GitHub would, and recorded."""
+        contract = None if contract_unavailable() else github_contract.description(self.description)
+        if contract is not None:
+            problems = contract.check_request(method, path, query, payload)
+            if problems:
+                self._violated(problems)
+                return 422, {}, {"message": "; ".join(map(str, problems))}
+        faulted = self._take_fault(method, path)
+        if faulted:
+            return _fault_response(faulted)
+        status, extra, data = self._dispatch(method, path, query, headers, payload)
+        if contract is not None:
+            self._violated(contract.check_response(method, path, status, data))
+            github_contract.count(contract, method, path)
+        return status, extra, data
+
+    def _violated(self, problems: list[Violation]) -> None:
+        with self._lock:
+            self.violations.extend(problems)
+
     def _dispatch(
         self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
     ) -> tuple[int, Json, Any]:
-        fault = self._take_fault(method, path)
-        if fault:
-            return _fault_response(fault)
         for verb, pattern, handler in ROUTES:
             match = pattern.fullmatch(path)
             if verb == method and match:
@@ -289,51 +331,35 @@ class GitHubServer:
         return next(self._ids)
 
     def _repo_stub(self, full_name: str) -> Json:
-        owner, name = full_name.split("/")
-        return {
-            "id": self.repos[full_name].id if full_name in self.repos else 99,
-            "name": name,
-            "full_name": full_name,
-            "owner": {"login": owner, "id": 1, "type": "Organization"},
-            "url": self.url(f"/repos/{full_name}"),
-            "html_url": self.html(f"/{full_name}"),
-        }
+        repo = self.repos.get(full_name)
+        fields = {"default_branch": repo.default_branch, "private": repo.private} if repo else {}
+        return payloads.repository(self, full_name, repo.id if repo else 99, **fields)
 
     def _create_comment(self, repo: Repo, number: int, body: str, login: str) -> Json:
         comment_id = self.new_id()
         stamp = now()
-        comment = {
-            "id": comment_id,
-            "node_id": f"IC_{comment_id}",
-            "body": body,
-            "user": {"login": login, "id": 41898282, "type": "Bot"},
-            "created_at": stamp,
-            "updated_at": stamp,
-            "issue_url": self.url(f"/repos/{repo.full_name}/issues/{number}"),
-            "url": self.url(f"/repos/{repo.full_name}/issues/comments/{comment_id}"),
-            "html_url": self.html(f"/{repo.full_name}/pull/{number}#issuecomment-{comment_id}"),
-            "author_association": "NONE",
-            "_issue": number,
-        }
+        comment = payloads.issue_comment(self, repo.full_name, number, comment_id)
+        comment.update(body=body, created_at=stamp, updated_at=stamp, _issue=number)
+        comment["user"] = payloads.user(self, login, id=41898282)
         repo.comments[comment_id] = comment
         return comment
 
     def _create_check_run(self, repo: Repo, body: Json) -> Json:
         run_id = self.new_id()
         output = body.get("output") or {}
-        run = {
-            "id": run_id,
-            "name": body["name"],
-            "head_sha": body["head_sha"],
-            "status": body.get("status", "queued"),
-            "conclusion": body.get("conclusion"),
-            "details_url": body.get("details_url"),
-            "external_id": body.get("external_id", ""),
-            "started_at": body.get("started_at", now()),
-            "completed_at": body.get("completed_at"),
-            "url": self.url(f"/repos/{repo.full_name}/check-runs/{run_id}"),
-            "html_url": self.html(f"/{repo.full_name}/runs/{run_id}"),
-            "output": {
+        run = payloads.check_run(
+            self,
+            repo.full_name,
+            run_id,
+            name=body["name"],
+            head_sha=body["head_sha"],
+            external_id=body.get("external_id", ""),
+            status=body.get("status", "queued"),
+            conclusion=body.get("conclusion"),
+            details_url=body.get("details_url"),
+            started_at=body.get("started_at", now()),
+            completed_at=body.get("completed_at"),
+            output={
                 "title": output.get("title"),
                 "summary": output.get("summary"),
                 "text": output.get("text"),
@@ -342,10 +368,7 @@ class GitHubServer:
                     f"/repos/{repo.full_name}/check-runs/{run_id}/annotations"
                 ),
             },
-            "check_suite": {"id": 5},
-            "app": {"id": 15368, "slug": "github-actions", "name": "GitHub Actions"},
-            "pull_requests": [],
-        }
+        )
         repo.check_runs[run_id] = run
         repo.check_run_log.append((run_id, run["status"], run["output"]["summary"] or ""))
         repo.annotations[run_id] = []
@@ -355,65 +378,3 @@ class GitHubServer:
     def _add_annotations(self, repo: Repo, run_id: int, annotations: list[Json]) -> None:
         repo.annotations[run_id].extend(annotations)
         repo.check_runs[run_id]["output"]["annotations_count"] = len(repo.annotations[run_id])
-
-
-def _fault_response(fault: Fault) -> Response:
-    now = int(time.time())
-    if fault.kind in ("500", "502"):
-        message = "Server Error" if fault.kind == "500" else "Bad Gateway"
-        return int(fault.kind), {}, {"message": message}
-    if fault.kind == "primary_rate_limit":
-        headers = {"X-RateLimit-Remaining": "0", "X-RateLimit-Reset": str(now)}
-        return (
-            403,
-            headers,
-            {
-                "message": "API rate limit exceeded for installation ID 1.",
-                "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api",
-            },
-        )
-    if fault.kind == "secondary_rate_limit":
-        return (
-            403,
-            {"Retry-After": "1"},
-            {
-                "message": "You have exceeded a secondary rate limit. Please wait a few minutes "
-                "before you try again.",
-            },
-        )
-    return 429, {"Retry-After": "1"}, {"message": "Too Many Requests"}
-
-
-def _handler_for(api: GitHubServer) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-        disable_nagle_algorithm = True  # headers and body go out in separate writes
-
-        def _serve(self) -> None:
-            length = int(self.headers.get("Content-Length") or 0)
-            body = self.rfile.read(length) if length else b""
-            status, extra, data = api.handle(self.command, self.path, self.headers, body)
-            payload = b"" if data is None else json.dumps(data).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json; charset=utf-8")
-            self.send_header("Content-Length", str(len(payload)))
-            self.send_header("X-GitHub-Request-Id", f"LOOP:{api.new_id()}")
-            if "X-RateLimit-Remaining" not in extra:
-                reset = str(int(time.time()) + 3600)
-                extra = {
-                    "X-RateLimit-Limit": "5000",
-                    "X-RateLimit-Remaining": "4999",
-                    "X-RateLimit-Reset": reset,
-                    **extra,
-                }
-            for key, value in extra.items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(payload)
-
-        do_GET = do_POST = do_PATCH = do_PUT = do_DELETE = _serve
-
-        def log_message(self, format: str, *args: Any) -> None:
-            return
-
-    return Handler

@@ -141,7 +141,7 @@ class ClaudeCode:
     def invocation(self, ctx: SessionContext) -> Invocation:
         compact = ctx.handoff == "compact" and ctx.resume_id is not None
         argv = [
-            _executable(ctx, "claude"),
+            cli_executable(ctx, "claude"),
             "-p",
             "--output-format",
             "stream-json",
@@ -153,14 +153,14 @@ class ClaudeCode:
             *(["--resume", ctx.resume_id] if ctx.resume_id else []),
             *(["--input-format", "stream-json"] if compact else []),
             *_model(ctx, "--model"),
-            *_extra_args(ctx),
+            *extra_args(ctx),
         ]
         env = {**CLAUDE_ENV, **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_BASE_URL")}
         stdin = _claude_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
         return Invocation(tuple(argv), env, stdin)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        return parse_claude_stream(_read(stdout))
+        return parse_claude_stream(read_output(stdout))
 
 
 @register_agent("codex")
@@ -180,7 +180,7 @@ class Codex:
         """`codex exec`, or `codex exec resume ID` (which takes no --cd: the runner's working
         directory is the sandbox already) when the session resumes its predecessor."""
         argv = [
-            _executable(ctx, "codex"),
+            cli_executable(ctx, "codex"),
             "exec",
             *(["resume"] if ctx.resume_id else []),
             "--json",
@@ -191,7 +191,7 @@ class Codex:
             'web_search="disabled"',
             *_codex_provider(ctx),
             *_model(ctx, "--model"),
-            *_extra_args(ctx),
+            *extra_args(ctx),
             *([ctx.resume_id] if ctx.resume_id else []),
             "-",
         ]
@@ -204,10 +204,10 @@ class Codex:
         session counts every response that completed. The `turn.completed` events on stdout
         (a turn's total) only when there is no rollout."""
         rollouts = sorted((ctx.home / ".codex" / "sessions").glob("**/rollout-*.jsonl"))
-        from_rollouts = sum_known(parse_codex_rollout(_read(path)) for path in rollouts)
+        from_rollouts = sum_known(parse_codex_rollout(read_output(path)) for path in rollouts)
         if from_rollouts.source == REPORTED:
             return from_rollouts
-        return parse_codex_events(_read(stdout))
+        return parse_codex_events(read_output(stdout))
 
 
 @register_agent("gemini-cli")
@@ -238,7 +238,7 @@ class GeminiCli:
             content = json.dumps({**GEMINI_SETTINGS, "security": auth}, indent=2)
             settings.write_text(content + "\n", encoding="utf-8")
         argv = [
-            _executable(ctx, "gemini"),
+            cli_executable(ctx, "gemini"),
             "--prompt",
             ctx.prompt,
             "--output-format",
@@ -247,17 +247,17 @@ class GeminiCli:
             "--skip-trust",
             *(["--resume", "latest"] if ctx.resume_id else []),
             *_model(ctx, "--model"),
-            *_extra_args(ctx),
+            *extra_args(ctx),
         ]
         env = _route_env(ctx.routes.get("gemini"), "GOOGLE_GEMINI_BASE_URL")
         return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        reported = parse_gemini_stream(_read(stdout))
+        reported = parse_gemini_stream(read_output(stdout))
         if reported.source == REPORTED:
             return reported
         chats = sorted((ctx.home / ".gemini" / "tmp").glob("*/chats/**/*.jsonl"))
-        return sum_known(parse_gemini_chat(_read(path)) for path in chats)
+        return sum_known(parse_gemini_chat(read_output(path)) for path in chats)
 
 
 @register_agent("aider")
@@ -281,7 +281,7 @@ class Aider:
 
     def invocation(self, ctx: SessionContext) -> Invocation:
         argv = [
-            _executable(ctx, "aider"),
+            cli_executable(ctx, "aider"),
             "--message-file",
             str(ctx.prompt_file),
             "--yes-always",
@@ -300,7 +300,7 @@ class Aider:
             "--input-history-file",
             str(ctx.home / ".aider.input.history"),
             *_model(ctx, "--model"),
-            *_extra_args(ctx),
+            *extra_args(ctx),
         ]
         env = {
             **_route_env(ctx.routes.get("openai"), "OPENAI_API_BASE"),
@@ -309,7 +309,7 @@ class Aider:
         return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        return parse_aider_output(_read(stdout))
+        return parse_aider_output(read_output(stdout))
 
 
 # --- helpers ---
@@ -323,14 +323,16 @@ def _claude_messages(*prompts: str) -> bytes:
     return "".join(line + "\n" for line in lines).encode()
 
 
-def _read(path: Path) -> str:
+def read_output(path: Path) -> str:
+    """What a session's CLI wrote to `path` ("" when it wrote nothing readable)."""
     try:
         return path.read_text(encoding="utf-8", errors="replace")
     except OSError:
         return ""
 
 
-def _executable(ctx: SessionContext, name: str) -> str:
+def cli_executable(ctx: SessionContext, name: str) -> str:
+    """The CLI to run: `--agent-opt bin=…`, else `name` on PATH (a clear error if neither)."""
     if ctx.options.get("bin"):
         return ctx.options["bin"]
     found = shutil.which(name)
@@ -378,5 +380,6 @@ def _model(ctx: SessionContext, flag: str) -> list[str]:
     return [flag, model] if model else []
 
 
-def _extra_args(ctx: SessionContext) -> list[str]:
+def extra_args(ctx: SessionContext) -> list[str]:
+    """`--agent-opt extra_args=…`, split as a shell would."""
     return shlex.split(ctx.options.get("extra_args", ""))

@@ -18,7 +18,7 @@ from typing import Any
 
 from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
 from specsnap.agents.cli_usage import parse_opencode_events
-from specsnap.agents.clis import _executable, _extra_args, _read
+from specsnap.agents.clis import cli_executable, extra_args, read_output
 
 __all__ = ["OpenCode", "parse_opencode_events"]
 
@@ -58,7 +58,7 @@ class OpenCode:
         content = json.dumps(opencode_config(base_url, key_env, model), indent=2)
         config.write_text(content + "\n", encoding="utf-8")
         argv = [
-            _executable(ctx, "opencode"),
+            cli_executable(ctx, "opencode"),
             "run",
             "--format",
             "json",
@@ -66,7 +66,7 @@ class OpenCode:
             "--auto",  # approve every permission the config does not deny
             "--model",
             f"{PROVIDER}/{model}",
-            *_extra_args(ctx),
+            *extra_args(ctx),
             ctx.prompt,
         ]
         env = {**OPENCODE_ENV, "OPENCODE_CONFIG": str(config)}
@@ -75,7 +75,7 @@ class OpenCode:
         return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        return parse_opencode_events(_read(stdout))
+        return parse_opencode_events(read_output(stdout))
 
 
 def opencode_config(base_url: str, key_env: str, model: str) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from typing import Any
 
 from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
 from specsnap.agents.cli_usage import parse_qwen_stream
-from specsnap.agents.clis import _executable, _extra_args, _read
+from specsnap.agents.clis import cli_executable, extra_args, read_output
 
 __all__ = ["QwenCode", "parse_qwen_stream"]
 
@@ -45,7 +45,7 @@ class QwenCode:
         settings.parent.mkdir(parents=True, exist_ok=True)
         settings.write_text(json.dumps(QWEN_SETTINGS, indent=2) + "\n", encoding="utf-8")
         argv = [
-            _executable(ctx, "qwen"),
+            cli_executable(ctx, "qwen"),
             "--output-format",
             "stream-json",
             "--yolo",
@@ -53,7 +53,7 @@ class QwenCode:
             "openai",
             "--model",
             ctx.options.get("model", DEFAULT_MODEL),
-            *_extra_args(ctx),
+            *extra_args(ctx),
             ctx.prompt,
         ]
         env = {"QWEN_CODE_SUPPRESS_YOLO_WARNING": "1"}
@@ -63,4 +63,4 @@ class QwenCode:
         return Invocation(tuple(argv), env)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
-        return parse_qwen_stream(_read(stdout))
+        return parse_qwen_stream(read_output(stdout))

@@ -64,6 +64,15 @@ def carry_state(mode: str, support: HandoffSupport, previous: Path, home: Path) 
 def _copy_entry(source_home: Path, home: Path, relative: PurePosixPath, carried: Carried) -> None:
     source = source_home / relative
     try:
+        # Every directory on the way must be one: a HOME's `.gemini` made a link to `/` would
+        # otherwise carry root's `/tmp` in as `.gemini/tmp`.
+        for depth in range(1, len(relative.parts)):
+            parent = source_home.joinpath(*relative.parts[:depth])
+            if not stat.S_ISDIR(os.lstat(parent).st_mode):
+                carried.skipped.append(
+                    f"{relative}: {parent.name} is not a directory (not followed)"
+                )
+                return
         info = os.lstat(source)
     except FileNotFoundError:
         return

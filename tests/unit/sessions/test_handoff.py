@@ -64,6 +64,22 @@ def test_a_store_that_is_itself_a_symlink_moves_nothing(tmp_path: Path) -> None:
     assert "no session" in (carried.error or "")
 
 
+def test_a_directory_on_the_way_to_the_store_that_is_a_symlink_moves_nothing(
+    tmp_path: Path,
+) -> None:
+    """`.claude` made a link elsewhere would carry root's `projects` there in as the store."""
+    elsewhere = tmp_path / "root-only"
+    (elsewhere / "projects").mkdir(parents=True)
+    (elsewhere / "projects" / f"{SESSION}.jsonl").write_text("root's")
+    previous, home = tmp_path / "previous", tmp_path / "home"
+    previous.mkdir()
+    home.mkdir()
+    os.symlink(elsewhere, previous / ".claude")
+    carried = carry_state("resume", CLAUDE_HANDOFF, previous, home)
+    assert not list(home.rglob("*")) and carried.session_id is None
+    assert carried.skipped == [".claude/projects: .claude is not a directory (not followed)"]
+
+
 def test_the_state_is_bounded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(handoff, "MAX_STATE_BYTES", 1000)
     previous, home = cut_off_home(tmp_path), tmp_path / "home"

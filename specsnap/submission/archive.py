@@ -28,8 +28,8 @@ from typing import Any
 
 from specsnap.errors import UsageError
 from specsnap.runs import (
-    GRADING_BREACHES as GRADING_BREACHES,
-)  # a run record, when grading found the agent alive
+    GRADING_BREACHES as GRADING_BREACHES,  # a run record, when grading found the agent alive
+)
 
 FORMAT = "specsnap-submission"
 FORMAT_VERSION = 1

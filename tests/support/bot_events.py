@@ -10,13 +10,13 @@ a delivery GitHub would never send fails the test that builds it.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from tests.support import github_payloads as payloads
 from tests.support import webhook_contract
-
-if TYPE_CHECKING:
-    from tests.support.github_server import GitHubServer
+from tests.support.github_server import GitHubServer
 
 Json = dict[str, Any]
 
@@ -68,6 +68,33 @@ def pull_request_event(
     if action == "synchronize":
         payload.update(before=before, after=head)
     return checked("pull_request", payload)
+
+
+def detached_comment_event(
+    repo: str, number: int, body: str, at: str, *, comment_id: int = 1, action: str = "created"
+) -> Json:
+    """An `issue_comment` delivery of comment `comment_id` by `dev`, for the tests of the
+    receiver's parts that never call GitHub back: the loopback GitHub it was built from is gone."""
+    with _detached(repo, number) as github:
+        posted = payloads.issue_comment(github, repo, number, comment_id)
+        posted.update(body=body, user=payloads.user(github, "dev", id=41898282))
+        return comment_event(github, repo, number, posted, at, action=action)
+
+
+def detached_pull_request_event(
+    repo: str, number: int, head: str, at: str, action: str = "synchronize"
+) -> Json:
+    """`pull_request_event` for the tests that never call GitHub back (see above)."""
+    with _detached(repo, number) as github:
+        return pull_request_event(github, repo, number, head, at, action)
+
+
+@contextmanager
+def _detached(repo: str, number: int) -> Iterator[GitHubServer]:
+    with GitHubServer(lifetime=30) as github:
+        github.add_repo(repo)
+        github.add_pull(repo, number, "0" * 40)
+        yield github
 
 
 def checked(event: str, payload: Json) -> Json:

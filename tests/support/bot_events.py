@@ -114,6 +114,9 @@ def _common(github: GitHubServer, repo: str, sender: Json) -> Json:
     }
 
 
+_REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket")
+
+
 def _no_reactions(url: str) -> Json:
-    counts = dict.fromkeys(("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket"), 0)
-    return {"url": f"{url}/reactions", "total_count": 0, **counts}
+    """The `reactions` summary webhooks carry (the REST examples may omit it): none yet."""
+    return {"url": f"{url}/reactions", "total_count": 0, **dict.fromkeys(_REACTIONS, 0)}

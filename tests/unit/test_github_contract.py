@@ -138,11 +138,13 @@ def test_the_builder_refuses_to_hand_out_a_delivery_github_would_not_send(
 
 @webhooks_installed
 def test_the_builders_deliveries_keep_the_contract(pull_12: GitHubServer) -> None:
-    deliveries = [("issue_comment", comment_delivery(pull_12, action)) for action in
-                  ("created", "edited")]  # fmt: skip
-    deliveries += [("pull_request", bot_events.pull_request_event(
-        pull_12, "octo/agent", 12, "b" * 40, STAMP, action)) for action in
-        ("opened", "synchronize", "closed")]  # fmt: skip
+    comments = [comment_delivery(pull_12, action) for action in ("created", "edited")]
+    pulls = [
+        bot_events.pull_request_event(pull_12, "octo/agent", 12, "b" * 40, STAMP, action)
+        for action in ("opened", "synchronize", "closed")
+    ]
+    deliveries = [("issue_comment", p) for p in comments] + [("pull_request", p) for p in pulls]
     for event, payload in deliveries:
         assert webhook_contract.description().check(event, payload) == [], event
-    assert deliveries[3][1]["pull_request"]["head"]["sha"] == "b" * 40
+    assert pulls[1]["pull_request"]["head"]["sha"] == pulls[1]["after"] == "b" * 40
+    assert comments[1]["changes"] == {"body": {"from": ""}}

@@ -132,9 +132,8 @@ def test_on_ghes_without_run_details_the_reply_still_comes(github, receiver) -> 
 def test_the_commit_is_the_head_when_the_command_was_written(github, receiver) -> None:
     """The maintainer saw REVIEWED and commented; the author pushed PUSHED_LATER before the bot
     got to the comment. REVIEWED is what runs."""
-    assert deliver(
-        receiver, pushed(github, REVIEWED, timedelta(seconds=60)), delivery="p1", event="pull_request"
-    ).ok
+    reviewed = pushed(github, REVIEWED, timedelta(seconds=60))
+    assert deliver(receiver, reviewed, delivery="p1", event="pull_request").ok
     github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER  # what the API says by now
     answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=20)))
     assert answer.status_code == 202
@@ -149,9 +148,8 @@ def test_a_head_that_moved_after_the_command_starts_nothing(github, receiver) ->
     """The receiver knows of a push after the comment and of no head before it: which commit
     the maintainer saw cannot be told, so nothing runs and the reply says why."""
     github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER
-    assert deliver(
-        receiver, pushed(github, PUSHED_LATER, timedelta(seconds=1)), delivery="p2", event="pull_request"
-    ).ok
+    later = pushed(github, PUSHED_LATER, timedelta(seconds=1))
+    assert deliver(receiver, later, delivery="p2", event="pull_request").ok
     answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=30)))
     assert answer.status_code == 202
     eventually(lambda: len(github.repos[REPO].comments) == 2)

@@ -7,18 +7,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from specsnap.bot.heads import HeadLog, HeadMoved, pin_head
+from tests.support.bot_events import detached_pull_request_event
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 A, B, NOW = "a" * 40, "b" * 40, "c" * 40
 
 
 def delivery(head: str, at: datetime, action: str = "synchronize", repo: str = "o/r") -> dict:
-    return {
-        "action": action,
-        "number": 7,
-        "repository": {"full_name": repo},
-        "pull_request": {"head": {"sha": head}, "updated_at": at.strftime("%Y-%m-%dT%H:%M:%SZ")},
-    }
+    """A `pull_request` delivery: pull request 7's head became `head` at `at`."""
+    stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return detached_pull_request_event(repo, 7, head, stamp, action)
 
 
 def current() -> str:

@@ -75,7 +75,7 @@ def detached_comment_event(
 ) -> Json:
     """An `issue_comment` delivery of comment `comment_id` by `dev`, for the tests of the
     receiver's parts that never call GitHub back: the loopback GitHub it was built from is gone."""
-    with _detached(repo, number) as github:
+    with detached(repo, number) as github:
         posted = payloads.issue_comment(github, repo, number, comment_id)
         posted.update(body=body, user=payloads.user(github, "dev", id=41898282))
         return comment_event(github, repo, number, posted, at, action=action)
@@ -85,12 +85,13 @@ def detached_pull_request_event(
     repo: str, number: int, head: str, at: str, action: str = "synchronize"
 ) -> Json:
     """`pull_request_event` for the tests that never call GitHub back (see above)."""
-    with _detached(repo, number) as github:
+    with detached(repo, number) as github:
         return pull_request_event(github, repo, number, head, at, action)
 
 
 @contextmanager
-def _detached(repo: str, number: int) -> Iterator[GitHubServer]:
+def detached(repo: str, number: int) -> Iterator[GitHubServer]:
+    """A loopback GitHub holding pull request `number` of `repo`, to build deliveries from."""
     with GitHubServer(lifetime=30) as github:
         github.add_repo(repo)
         github.add_pull(repo, number, "0" * 40)

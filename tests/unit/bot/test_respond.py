@@ -56,6 +56,15 @@ def test_payload_of_a_new_comment_becomes_an_event(server: GitHubServer) -> None
     assert comment_event(edited) is None
 
 
+def test_a_comment_without_an_author_is_ignored(server: GitHubServer) -> None:
+    """GitHub's schema lets `comment.user` be null (a deleted account); the bot used to ask for
+    the permission of "" (`/collaborators//permission`, no such operation) and fail."""
+    posted = server.add_comment(REPO, 12, "/specsnap run tier=2", login="dev")
+    payload = bot_events.comment_event(server, REPO, 12, posted, "2026-05-01T12:00:00Z")
+    payload["comment"]["user"] = None
+    assert bot_events.checked("issue_comment", payload) and comment_event(payload) is None
+
+
 def test_a_writer_starts_a_run_with_a_reaction_and_a_linking_reply(server: GitHubServer) -> None:
     started: list[tuple[RunCommand, int, str]] = []
 

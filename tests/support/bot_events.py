@@ -64,8 +64,8 @@ def pull_request_event(
     pull["updated_at"] = at
     if action in ("opened", "reopened", "synchronize"):
         pull["head"]["sha"] = head
-    payload = {"action": action, "number": number, "pull_request": pull,
-               **_common(github, repo, pull["user"])}  # fmt: skip
+    payload = {"action": action, "number": number, "pull_request": pull}
+    payload.update(_common(github, repo, pull["user"]))
     if action == "synchronize":
         payload.update(before=before, after=head)
     return checked("pull_request", payload, github.description)

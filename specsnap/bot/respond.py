@@ -66,18 +66,24 @@ Pinner = Callable[[Repository, "CommentEvent"], str]
 
 
 def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
-    """The event, when `payload` is a newly created issue comment; else None."""
+    """The event, when `payload` is a newly created issue comment by a known author; else None.
+
+    GitHub's webhook schema lets `comment.user` be null (a deleted account): such a comment has
+    no one whose permission could be checked or who could be answered, so it is ignored.
+    """
     if payload.get("action") != "created" or "comment" not in payload or "issue" not in payload:
         return None
     comment, issue = payload["comment"], payload["issue"]
-    user = comment.get("user") or {}
+    user = comment.get("user")
+    if not user or not user.get("login"):
+        return None
     written = comment.get("created_at")
     return CommentEvent(
         repository=payload.get("repository", {}).get("full_name", ""),
         number=int(issue["number"]),
         is_pull_request=bool(issue.get("pull_request")),
         comment_id=int(comment["id"]),
-        author=str(user.get("login", "")),
+        author=str(user["login"]),
         author_type=str(user.get("type", "User")),
         body=str(comment.get("body") or ""),
         created_at=(

@@ -90,7 +90,7 @@ def test_the_bot_image_serves_the_app_answers_at_once_and_dispatches(
             assert user.stdout.strip() == "61200"
             posted = github.add_comment(REPO, 12, "/specsnap run tier=2 seed=3", login="dev")
             stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-            body = json.dumps(comment_event(REPO, 12, posted, stamp)).encode()
+            body = json.dumps(comment_event(github, REPO, 12, posted, stamp)).encode()
             answer = requests.post(
                 url,
                 data=body,

@@ -88,10 +88,11 @@ def available() -> str:
 @functools.cache
 def description(name: str = API_GITHUB_COM) -> Contract:
     """The REST description `name` (api.github.com, ghes-3.17 ...), loaded once per process."""
-    return Contract(name, _load(REST_DIR / f"{name}.json"))
+    return Contract(name, load(REST_DIR / f"{name}.json"))
 
 
-def _load(path: Path) -> Json:
+def load(path: Path) -> Json:
+    """A description as JSON Schema, with the seconds it took (shared with webhook_contract)."""
     started = time.monotonic()
     document = _json_schema(json.loads(path.read_text()))
     document["x-load-seconds"] = round(time.monotonic() - started, 2)
@@ -216,7 +217,7 @@ class Contract:
     ) -> list[Violation]:
         validator = self._validator(pointer)
         return [
-            Violation(op.id, where, _field(prefix, error), error.message)
+            Violation(op.id, where, field_of(prefix, error), error.message)
             for error in sorted(validator.iter_errors(value), key=lambda e: list(e.path))
         ]
 
@@ -259,7 +260,8 @@ def _coerce(raw: str, schema: Json) -> Any:
     return raw
 
 
-def _field(prefix: str, error: jsonschema.ValidationError) -> str:
+def field_of(prefix: str, error: jsonschema.ValidationError) -> str:
+    """The dotted path of what `error` is about; a missing property names that property."""
     parts = [prefix, *(str(p) for p in error.absolute_path)]
     if error.validator == "required":
         missing = re.match(r"'([^']+)' is a required property", error.message)

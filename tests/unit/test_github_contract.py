@@ -1,12 +1,16 @@
 """Negative controls for the loopback GitHub's contract (tests/support/github_contract.py): what
-GitHub's description forbids is reported, naming the operation and the field."""
+GitHub's description forbids is reported, naming the operation and the field; the same for the
+webhook deliveries the bot tests send (tests/support/webhook_contract.py), naming the event."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 import requests
 
-from tests.support import github_contract
+from tests.support import bot_events, github_contract, webhook_contract
 from tests.support.github_server import GitHubServer
 
 pytestmark = pytest.mark.skipif(
@@ -14,6 +18,10 @@ pytestmark = pytest.mark.skipif(
 )
 
 CHECK_RUNS = "/repos/octo/agent/check-runs"
+STAMP = "2026-05-01T12:00:00Z"
+webhooks_installed = pytest.mark.skipif(
+    bool(webhook_contract.available()), reason=webhook_contract.available() or "installed"
+)
 
 
 def test_a_check_run_with_an_unknown_conclusion_is_reported() -> None:
@@ -80,3 +88,63 @@ def test_the_servers_own_responses_keep_the_contract() -> None:
             )
             assert answer.status_code in (200, 404), path
     assert server.violations == []
+
+
+# -- webhook deliveries (tests/support/webhook_contract.py, tests/support/bot_events.py) -----
+
+
+@pytest.fixture(scope="module")
+def pull_12() -> Iterator[GitHubServer]:
+    with GitHubServer(lifetime=60) as server:
+        server.add_repo("octo/agent")
+        server.add_pull("octo/agent", 12, "a" * 40)
+        yield server
+
+
+def comment_delivery(server: GitHubServer, action: str = "created") -> dict[str, Any]:
+    posted = server.add_comment("octo/agent", 12, "/specsnap run", login="dev")
+    return bot_events.comment_event(server, "octo/agent", 12, posted, STAMP, action=action)
+
+
+@webhooks_installed
+def test_a_comment_delivery_without_its_author_is_reported(pull_12: GitHubServer) -> None:
+    payload = comment_delivery(pull_12)
+    del payload["comment"]["user"]
+    (problem,) = webhook_contract.description().check("issue_comment", payload)
+    assert (problem.event, problem.field) == ("issue_comment.created", "comment.user")
+    assert "'user' is a required property" in problem.message
+
+
+@webhooks_installed
+def test_a_comment_id_of_the_wrong_type_is_reported(pull_12: GitHubServer) -> None:
+    payload = comment_delivery(pull_12)
+    payload["comment"]["id"] = str(payload["comment"]["id"])
+    (problem,) = webhook_contract.description().check("issue_comment", payload)
+    assert problem.field == "comment.id" and "is not of type 'integer'" in problem.message
+
+
+@webhooks_installed
+def test_the_builder_refuses_to_hand_out_a_delivery_github_would_not_send(
+    pull_12: GitHubServer,
+) -> None:
+    payload = comment_delivery(pull_12)
+    del payload["sender"]
+    with pytest.raises(AssertionError, match=r"issue_comment\.created delivery at sender: "):
+        bot_events.checked("issue_comment", payload)
+    unknown = {"action": "teleported"}
+    (problem,) = webhook_contract.description().check("issue_comment", unknown)
+    assert "no such webhook" in problem.message
+
+
+@webhooks_installed
+def test_the_builders_deliveries_keep_the_contract(pull_12: GitHubServer) -> None:
+    comments = [comment_delivery(pull_12, action) for action in ("created", "edited")]
+    pulls = [
+        bot_events.pull_request_event(pull_12, "octo/agent", 12, "b" * 40, STAMP, action)
+        for action in ("opened", "synchronize", "closed")
+    ]
+    deliveries = [("issue_comment", p) for p in comments] + [("pull_request", p) for p in pulls]
+    for event, payload in deliveries:
+        assert webhook_contract.description().check(event, payload) == [], event
+    assert pulls[1]["pull_request"]["head"]["sha"] == pulls[1]["after"] == "b" * 40
+    assert comments[1]["changes"] == {"body": {"from": ""}}

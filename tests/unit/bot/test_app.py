@@ -23,7 +23,7 @@ from specsnap.bot.app import AppConfig, AppHandler
 from specsnap.bot.heads import HeadLog
 from specsnap.bot.webhook import Delivery, signature
 from specsnap.publish.github import PublishError
-from tests.support.bot_events import comment_event
+from tests.support.bot_events import checked, comment_event, pull_request_event
 from tests.support.github_server import GitHubServer
 
 REPO, HEAD, SECRET, APP_ID = "octo/agent", "f" * 40, b"app-secret", 4242
@@ -75,7 +75,8 @@ def deliver(
     sign: bool = True,
     event: str = "issue_comment",
 ) -> requests.Response:
-    body = json.dumps(payload).encode()
+    """POST `payload` as GitHub delivers `event`, once GitHub's schema for it allows it."""
+    body = json.dumps(checked(event, payload)).encode()
     headers = {"X-GitHub-Event": event, "X-GitHub-Delivery": delivery}
     if sign:
         headers["X-Hub-Signature-256"] = signature(SECRET, body)
@@ -87,18 +88,13 @@ def stamp(age: timedelta) -> str:
 
 
 def comment(github: GitHubServer, body: str, age: timedelta = timedelta(seconds=5)) -> dict:
-    return comment_event(REPO, 12, github.add_comment(REPO, 12, body, login="dev"), stamp(age))
+    posted = github.add_comment(REPO, 12, body, login="dev")
+    return comment_event(github, REPO, 12, posted, stamp(age))
 
 
-def pushed(head: str, age: timedelta, action: str = "synchronize") -> dict:
+def pushed(github: GitHubServer, head: str, age: timedelta, action: str = "synchronize") -> dict:
     """A `pull_request` delivery: `head` became the head `age` ago."""
-    return {
-        "action": action,
-        "number": 12,
-        "installation": {"id": 31},
-        "repository": {"full_name": REPO},
-        "pull_request": {"number": 12, "head": {"sha": head}, "updated_at": stamp(age)},
-    }
+    return pull_request_event(github, REPO, 12, head, stamp(age), action)
 
 
 def test_a_signed_command_is_answered_at_once_then_dispatched_and_linked(github, receiver) -> None:
@@ -136,9 +132,8 @@ def test_on_ghes_without_run_details_the_reply_still_comes(github, receiver) -> 
 def test_the_commit_is_the_head_when_the_command_was_written(github, receiver) -> None:
     """The maintainer saw REVIEWED and commented; the author pushed PUSHED_LATER before the bot
     got to the comment. REVIEWED is what runs."""
-    assert deliver(
-        receiver, pushed(REVIEWED, timedelta(seconds=60)), delivery="p1", event="pull_request"
-    ).ok
+    reviewed = pushed(github, REVIEWED, timedelta(seconds=60))
+    assert deliver(receiver, reviewed, delivery="p1", event="pull_request").ok
     github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER  # what the API says by now
     answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=20)))
     assert answer.status_code == 202
@@ -153,9 +148,8 @@ def test_a_head_that_moved_after_the_command_starts_nothing(github, receiver) ->
     """The receiver knows of a push after the comment and of no head before it: which commit
     the maintainer saw cannot be told, so nothing runs and the reply says why."""
     github.repos[REPO].pulls[12]["head"]["sha"] = PUSHED_LATER
-    assert deliver(
-        receiver, pushed(PUSHED_LATER, timedelta(seconds=1)), delivery="p2", event="pull_request"
-    ).ok
+    later = pushed(github, PUSHED_LATER, timedelta(seconds=1))
+    assert deliver(receiver, later, delivery="p2", event="pull_request").ok
     answer = deliver(receiver, comment(github, "/specsnap run tier=2", timedelta(seconds=30)))
     assert answer.status_code == 202
     eventually(lambda: len(github.repos[REPO].comments) == 2)
@@ -178,7 +172,8 @@ def test_unsigned_stale_and_replayed_deliveries_do_nothing(github, receiver) -> 
 
 def test_pings_and_other_events_are_acknowledged(github, receiver) -> None:
     assert deliver(receiver, {"zen": "Keep it simple."}, event="ping").text.strip() == "pong"
-    other = deliver(receiver, {"action": "closed"}, delivery="d4", event="pull_request")
+    closed = pushed(github, HEAD, timedelta(seconds=1), action="closed")
+    other = deliver(receiver, closed, delivery="d4", event="pull_request")
     assert other.status_code == 202 and other.text.strip() == "ignored pull_request"
     assert requests.get(receiver + "elsewhere", timeout=10).status_code == 405
 

@@ -7,18 +7,16 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from specsnap.bot.heads import HeadLog, HeadMoved, pin_head
+from tests.support.bot_events import detached, detached_pull_request_event, pull_request_event
 
 T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 A, B, NOW = "a" * 40, "b" * 40, "c" * 40
 
 
 def delivery(head: str, at: datetime, action: str = "synchronize", repo: str = "o/r") -> dict:
-    return {
-        "action": action,
-        "number": 7,
-        "repository": {"full_name": repo},
-        "pull_request": {"head": {"sha": head}, "updated_at": at.strftime("%Y-%m-%dT%H:%M:%SZ")},
-    }
+    """A `pull_request` delivery: pull request 7's head became `head` at `at`."""
+    stamp = at.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return detached_pull_request_event(repo, 7, head, stamp, action)
 
 
 def current() -> str:
@@ -55,7 +53,9 @@ def test_without_a_record_the_current_head_is_taken_unless_it_moved_after_the_co
 
 def test_the_record_stays_bounded() -> None:
     log = HeadLog()
-    for n in range(30):
-        log.record(delivery(f"{n:040x}", T0 + timedelta(seconds=n)))
+    with detached("o/r", 7) as github:  # one server for the 30 deliveries
+        for n in range(30):
+            at = (T0 + timedelta(seconds=n)).strftime("%Y-%m-%dT%H:%M:%SZ")
+            log.record(pull_request_event(github, "o/r", 7, f"{n:040x}", at))
     assert log.head_at("o/r", 7, T0 + timedelta(seconds=9)) is None  # the oldest forgotten
     assert log.head_at("o/r", 7, T0 + timedelta(minutes=1)) == f"{29:040x}"

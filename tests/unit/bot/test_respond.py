@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime
 
 import pytest
 
 from specsnap.bot.command import RunCommand
 from specsnap.bot.respond import CommentEvent, Outcome, comment_event, handle_comment
 from specsnap.publish.github import ApiConfig, connect, get_repository
+from tests.support import bot_events
 from tests.support.github_server import GitHubServer
 
 REPO, HEAD = "octo/agent", "d" * 40
@@ -42,16 +44,25 @@ def event_for(server: GitHubServer, body: str, author: str, *, pull: bool = True
     return CommentEvent(REPO, 12, pull, comment["id"], author, "User", body)
 
 
-def test_payload_of_a_new_comment_becomes_an_event() -> None:
-    payload = {
-        "action": "created",
-        "issue": {"number": 12, "pull_request": {"url": "x"}},
-        "comment": {"id": 5, "body": "/specsnap run tier=2", "user": {"login": "dev"}},
-        "repository": {"full_name": REPO},
-    }
-    expected = CommentEvent(REPO, 12, True, 5, "dev", "User", "/specsnap run tier=2")
+def test_payload_of_a_new_comment_becomes_an_event(server: GitHubServer) -> None:
+    posted = server.add_comment(REPO, 12, "/specsnap run tier=2", login="dev")
+    payload = bot_events.comment_event(server, REPO, 12, posted, "2026-05-01T12:00:00Z")
+    written = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+    expected = CommentEvent(REPO, 12, True, posted["id"], "dev", "User", "/specsnap run tier=2",
+                            written)  # fmt: skip
     assert comment_event(payload) == expected
-    assert comment_event({**payload, "action": "edited"}) is None
+    edited = bot_events.comment_event(server, REPO, 12, posted, "2026-05-01T12:00:00Z",
+                                      action="edited")  # fmt: skip
+    assert comment_event(edited) is None
+
+
+def test_a_comment_without_an_author_is_ignored(server: GitHubServer) -> None:
+    """GitHub's schema lets `comment.user` be null (a deleted account); the bot used to ask for
+    the permission of "" (`/collaborators//permission`, no such operation) and fail."""
+    posted = server.add_comment(REPO, 12, "/specsnap run tier=2", login="dev")
+    payload = bot_events.comment_event(server, REPO, 12, posted, "2026-05-01T12:00:00Z")
+    payload["comment"]["user"] = None
+    assert bot_events.checked("issue_comment", payload) and comment_event(payload) is None
 
 
 def test_a_writer_starts_a_run_with_a_reaction_and_a_linking_reply(server: GitHubServer) -> None:

@@ -12,15 +12,13 @@ from specsnap.bot.heads import HeadLog
 from specsnap.bot.replays import ReplayGuard
 from specsnap.bot.service import BotService
 from specsnap.bot.webhook import Delivery, make_app, signature
+from tests.support.bot_events import detached_comment_event, detached_pull_request_event
+
+STAMP = "2026-05-01T12:00:00Z"
 
 
-def comment(delivery_id: str) -> Delivery:
-    payload = {
-        "action": "created",
-        "repository": {"full_name": "o/r"},
-        "issue": {"number": 7, "pull_request": {"url": "x"}},
-        "comment": {"id": 1, "body": "/specsnap run tier=2", "user": {"login": "dev"}},
-    }
+def comment(delivery_id: str, action: str = "created") -> Delivery:
+    payload = detached_comment_event("o/r", 7, "/specsnap run tier=2", STAMP, action=action)
     return Delivery("issue_comment", delivery_id, payload)
 
 
@@ -85,17 +83,12 @@ def test_a_full_queue_answers_busy_and_dead_workers_are_unhealthy() -> None:
 
 def test_heads_are_recorded_on_receipt_and_other_events_dropped() -> None:
     service = BotService(lambda d: "started", HeadLog(), workers=1)
-    synchronize = {
-        "action": "synchronize",
-        "number": 7,
-        "repository": {"full_name": "o/r"},
-        "pull_request": {"head": {"sha": "a" * 40}, "updated_at": "2026-05-01T12:00:00Z"},
-    }
+    synchronize = detached_pull_request_event("o/r", 7, "a" * 40, STAMP)
     assert service.receive(Delivery("pull_request", "p", synchronize)) == (202, "head recorded")
     assert service.heads.head_at("o/r", 7, datetime(2026, 5, 1, 12, 0, tzinfo=UTC)) == "a" * 40
     assert service.receive(Delivery("push", "x", {})) == (202, "ignored push")
     assert service.receive(Delivery("ping", "y", {})) == (200, "pong")
-    edited = {**comment("e").payload, "action": "edited"}
+    edited = comment("e", action="edited").payload
     assert service.receive(Delivery("issue_comment", "e", edited)) == (202, "ignored issue_comment")
 
 

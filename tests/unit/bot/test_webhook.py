@@ -14,6 +14,7 @@ from specsnap.bot.webhook import (
     signature,
     verify_signature,
 )
+from tests.support.bot_events import detached_comment_event
 
 # GitHub's published test values ("Validating webhook deliveries" → "Testing the webhook payload
 # validation").
@@ -48,10 +49,9 @@ def test_anything_else_fails_verification(header: str | None) -> None:
 
 
 def comment_payload(updated: datetime) -> bytes:
+    """The signed body of a delivery of comment 1, written at `updated`."""
     stamp = updated.strftime("%Y-%m-%dT%H:%M:%SZ")
-    return json.dumps(
-        {"action": "created", "comment": {"id": 1, "created_at": stamp, "updated_at": stamp}}
-    ).encode()
+    return json.dumps(detached_comment_event("o/r", 7, "/specsnap run", stamp)).encode()
 
 
 def headers(body: bytes, delivery: str = "d-1", event: str = "issue_comment") -> dict[str, str]:

@@ -37,7 +37,9 @@ Channel = Literal["retained without recovery", "recovered"]
 Retention = Literal["retained", "recovered", "lost"]
 #: Risky moves (specsnap.trajectory.risky): a shell command in a trajectory, or a change in the
 #: sandbox's git history. Signals of how the work was done, never part of a score.
-ShellRisk = Literal["git-reset-hard", "git-checkout-discard", "git-clean", "force-push", "no-verify", "rm-rf"]
+ShellRisk = Literal[
+    "git-reset-hard", "git-checkout-discard", "git-clean", "force-push", "no-verify", "rm-rf"
+]
 HistoryRisk = Literal[
     "test-deleted", "assertions-removed", "skip-added", "broad-rewrite", "dependency-added"
 ]

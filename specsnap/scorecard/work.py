@@ -26,7 +26,9 @@ def work_of(document: Any) -> Work:
     sessions = tuple(
         _session(entry, f"sessions[{i}]") for i, entry in enumerate(_list(document, "sessions"))
     )
-    moves = [_move(entry, f"risky_moves[{i}]") for i, entry in enumerate(_list(document, "risky_moves"))]
+    moves = [
+        _move(entry, f"risky_moves[{i}]") for i, entry in enumerate(_list(document, "risky_moves"))
+    ]
     return Work(sessions, tuple(moves[:RISKY_MOVES_MAX]), len(moves))
 
 

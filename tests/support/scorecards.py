@@ -177,9 +177,24 @@ def with_work(document: dict[str, Any]) -> None:
             },
         ],
         "risky_moves": [
-            {"session": 1, "where": "step 9", "kind": "git-reset-hard", "command": "git reset --hard HEAD"},
-            {"session": 2, "where": "3f9c2a1b7d4e", "kind": "skip-added", "file": "tests/test_visible.py"},
-            {"session": None, "where": "a1b2c3d4e5f6", "kind": "broad-rewrite", "file": "units/convert.py"},
+            {
+                "session": 1,
+                "where": "step 9",
+                "kind": "git-reset-hard",
+                "command": "git reset --hard HEAD",
+            },
+            {
+                "session": 2,
+                "where": "3f9c2a1b7d4e",
+                "kind": "skip-added",
+                "file": "tests/test_visible.py",
+            },
+            {
+                "session": None,
+                "where": "a1b2c3d4e5f6",
+                "kind": "broad-rewrite",
+                "file": "units/convert.py",
+            },
         ],
         "risky_moves_total": 3,
     }

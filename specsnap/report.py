@@ -3,7 +3,8 @@
 `build_scorecard` is the one way a run becomes a scorecard: the engine calls it after grading,
 and `specsnap verify --run` calls it again to rebuild the scorecard it checks. It takes the run's
 settings, its tier, its session records (RUN_DIR/sessions/N/session.json), the grade and the
-run's work.json (how the work went, written before grading), and nothing else. `write_report` writes scorecard.json and scorecard.md beside the run.
+run's work.json (how the work went, written before grading), and nothing else. `write_report`
+writes scorecard.json and scorecard.md beside the run.
 """
 
 from __future__ import annotations

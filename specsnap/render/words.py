@@ -308,7 +308,7 @@ def work_line(work: WorkSession, style: Style) -> str:
         else f"{t.tokens_before_first_edit:,} tokens before the first edit"
     )
     parts = [
-        f"{t.turns} turns",
+        "1 turn" if t.turns == 1 else f"{t.turns} turns",
         f"actions {actions or 'none'}",
         f"tests run {t.test_runs}, longest failing streak {t.longest_failing_streak}",
         edit,

@@ -359,12 +359,12 @@ class Trajectory:
     longest_failing_streak: int = field(metadata=meta(minimum=0))  # test runs failing in a row
     repeated_failing_command: str | None  # a failing shell command run again (bounded)
     tokens_before_first_edit: int | None = field(metadata=meta(minimum=0))  # None: no edit
-    rediscovered_files: int = field(metadata=meta(minimum=0))  # read again after a session had
+    rediscovered_files: int = field(metadata=meta(minimum=0))  # already read in an earlier one
 
 
 @dataclass(frozen=True)
 class WorkSession:
-    """One session's trajectory summary, or why it has none (`why`: it was not metered...)."""
+    """One session's trajectory summary, or (`trajectory` None) `why` it has none."""
 
     session: int = field(metadata=meta(minimum=1))
     trajectory: Trajectory | None

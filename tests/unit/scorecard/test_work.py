@@ -12,7 +12,7 @@ from specsnap.trajectory import risky
 
 
 def test_the_shell_kinds_are_the_rules_names() -> None:
-    assert SHELL_RISKS == tuple(kind for kind, _rule in risky.SHELL_RULES)
+    assert tuple(kind for kind, _rule in risky.SHELL_RULES) == SHELL_RISKS
 
 
 def test_every_kind_the_history_reports_is_a_kind_of_the_model() -> None:

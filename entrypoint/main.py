@@ -33,7 +33,7 @@ from entrypoint.publishing import (
     write_badge,
 )
 from entrypoint.settings import Settings, Step
-from specsnap import runs
+from specsnap import rundir, runs
 from specsnap.agentenv.install import AgentEnv, agent_path, install_agent, load_agent_env, seal
 from specsnap.agentenv.remote import RemoteEnvironment
 from specsnap.agents.base import use_agent_environment
@@ -118,7 +118,7 @@ def _session_numbers(settings: Settings) -> list[int]:
     if settings.step is Step.SESSION:
         assert settings.session is not None
         return [settings.session]
-    return list(range(1, runs.load_run(_run_dir(settings)).tier.sessions + 1))
+    return list(range(1, rundir.load_run(_run_dir(settings)).tier.sessions + 1))
 
 
 def _run_dir(settings: Settings) -> Path:
@@ -192,7 +192,7 @@ def _session_keys(settings: Settings, gha: GitHubActions) -> bool:
     """Before a session step: every key the run's agent is to see is here (`api_keys` joins
     the environment of this step only), or the run is not evaluated and the summary says which
     key the session lacked."""
-    run = runs.load_run(_run_dir(settings))
+    run = rundir.load_run(_run_dir(settings))
     missing = _missing_keys(settings, run.pass_env)
     if missing:
         reason = f"no API key: session {settings.session} had no {', '.join(missing)}"
@@ -266,7 +266,7 @@ def _installed_agent(settings: Settings, gha: GitHubActions) -> AgentEnv:
             )
         gha.log(f"The agent installed for this run, unchanged (digest {digest[:12]})")
         return load_agent_env(prefix)
-    named = runs.load_run(run_dir).agent_account
+    named = rundir.load_run(run_dir).agent_account
     account = account_named(named) if named else current_user()
     if account is None:
         raise InfrastructureError(f"the run's agent account {named!r} does not exist here")

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from entrypoint.gha import GitHubActions
 from entrypoint.settings import Settings
-from specsnap import runs
+from specsnap import rundir, runs
 from specsnap.errors import SpecSnapError, UsageError
 from specsnap.publish.branch import publish_files
 from specsnap.publish.github import (
@@ -64,7 +64,7 @@ def start_feedback(settings: Settings, gha: GitHubActions, run_dir: Path) -> Non
         return
     if target.read_only_reason:
         return
-    run = runs.load_run(run_dir)
+    run = rundir.load_run(run_dir)
     name = check_name(settings.check_name, cell_label(run.tier_id, run.seed, run.stage))
     try:
         repo = get_repository(connect(settings.api), settings.repository)
@@ -78,7 +78,7 @@ def session_feedback(settings: Settings, gha: GitHubActions, run_dir: Path, inde
     the tokens of every session so far)."""
     if settings.api is None or load_progress(run_dir) is None:
         return
-    run = runs.load_run(run_dir)
+    run = rundir.load_run(run_dir)
     sessions = [Session.from_record(r) for r in runs.session_records(run)]
     (session,) = [s for s in sessions if s.index == index]
     ended = "cut off" if session.cutoff.fired else session.exit.status

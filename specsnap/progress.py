@@ -12,7 +12,8 @@ import click
 
 from specsnap.render.terminal import render_session, render_summary
 from specsnap.render.words import CUTOFF_REASONS
-from specsnap.runs import grade_run, load_run, prepare_run, run_session
+from specsnap.rundir import load_run
+from specsnap.runs import grade_run, prepare_run, run_session
 from specsnap.scorecard.model import Scorecard, Session
 
 

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
 
 
 class RunSettings(Protocol):
-    """What a scorecard takes from the run (specsnap.runs.Run has it)."""
+    """What a scorecard takes from the run (specsnap.rundir.Run has it)."""
 
     @property
     def run_dir(self) -> Path: ...
@@ -70,7 +70,6 @@ class RunSettings(Protocol):
     def stage(self) -> int: ...
     @property
     def handoff(self) -> str: ...
-    def unofficial_reasons(self) -> list[str]: ...
 
 
 def retention(requirement: Requirement, recovered: frozenset[str]) -> Retention:
@@ -86,10 +85,12 @@ def build_scorecard(
     records: Sequence[Mapping[str, Any]],
     grade: Grade,
     grading_s: float,
+    unofficial: Sequence[str] = (),
     stage2: StageTwo | None = None,
     recovered: frozenset[str] = frozenset(),
 ) -> Scorecard:
     """The sealed scorecard of a graded run; InputError names a record that is malformed.
+    `unofficial` says why the run's settings make it unofficial (runs.unofficial_reasons).
     A Stage II run gives its perturbations and recovery as `stage2`, and the requirements that
     passed only after their ticket was read as `recovered`."""
     sessions = []
@@ -112,7 +113,7 @@ def build_scorecard(
     if run.stage == 2:  # the regression's fixes and the records of what was perturbed
         secrets += [tier.root / "stage2", run.run_dir / "perturbations"]
     agent = (account_named(run.agent_account) if run.agent_account else None) or current_user()
-    reasons = run.unofficial_reasons() + isolation_problems(agent, secrets)
+    reasons = [*unofficial, *isolation_problems(agent, secrets)]
     reasons += token_trust_problems(records) + _handoff_problems(records)
     card = Scorecard(
         schema_version=SCHEMA_VERSION,

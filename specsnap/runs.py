@@ -1,20 +1,14 @@
-"""A run on disk (RUN_DIR) and its steps: prepare → session 1..n → grade.
+"""A run's steps: prepare → session 1..n → grade (the run on disk: specsnap.rundir).
 
 Each step reads and writes `RUN_DIR/run.json`; each is idempotent and refuses, with the step it
 needs first, when called out of order. The Action runs the steps as separate job steps; `specsnap
 run` calls them in sequence.
-
-    RUN_DIR/run.json           run state          RUN_DIR/sandbox/   the agent's repository
-    RUN_DIR/sessions/N/        records (prompt, output, cutoff.json, session.json)
-    RUN_DIR/scorecard.json     RUN_DIR/scorecard.md
 
 As root, a run holds one account of the agent pool (identity.agent_pool) from prepare until it
 is graded: a lease file (NAME.lease in $SPECSNAP_LEASE_DIR, default /run/specsnap/accounts)
 names the run directory, and run.json records the account, so parallel runs on one machine
 never share an account. A lease whose run directory is gone, graded, or records another account
 is free again.
-The agent's account may pass through the run directory (mode 0711) to reach its sandbox; it can
-open nothing else in it (run.json 0600, sessions/ 0700).
 """
 
 from __future__ import annotations
@@ -26,11 +20,10 @@ import os
 import shutil
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from specsnap import __version__
 from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
 from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
@@ -43,6 +36,7 @@ from specsnap.identity import (
 )
 from specsnap.receipt import tier_digest
 from specsnap.report import build_scorecard, write_report
+from specsnap.rundir import RUN_FILE, Run, load_run
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.sessions.processes import account_pids, end_account
@@ -66,76 +60,21 @@ from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
 from specsnap.trajectory.work import HEAD_FILE, write_work_report
 
-RUN_FILE = "run.json"
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
 BASELINE_MESSAGE = "Baseline"
 DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
 
-@dataclass(frozen=True)
-class Run:
-    """The state of one run, as stored in run.json."""
-
-    run_dir: Path
-    tier_dir: str
-    tier_id: str
-    tier_sha256: str
-    seed: int
-    agent: str
-    agent_options: dict[str, str] = field(default_factory=dict)
-    pass_env: list[str] = field(default_factory=list)
-    time_limit_s: int | None = None
-    budget_tokens: int | None = None
-    baseline_commit: str = ""
-    sessions_done: list[int] = field(default_factory=list)
-    specsnap_version: str = __version__
-    agent_account: str = ""  # the pool account its sessions run as; "" = SpecSnap's own user
-    stage: int = 1
-    perturbations: list[str] = field(default_factory=list)  # Stage II: the kinds it applies
-    stage2_unlocked: bool = False  # whether Stage II was unlocked when the run was prepared
-    handoff: str = "fresh"  # how sessions after the cutoff continue (agents.base.HANDOFF_MODES)
-
-    @property
-    def sandbox(self) -> Path:
-        return self.run_dir / "sandbox"
-
-    @property
-    def tier(self) -> Tier:
-        return load_tier(self.tier_dir)
-
-    def session_dir(self, index: int) -> Path:
-        return self.run_dir / "sessions" / str(index)
-
-    def unofficial_reasons(self) -> list[str]:
-        """Why this run's scorecard is not official (settings that differ from the tier's)."""
-        tier = self.tier
-        reasons = []
-        if self.time_limit_s is not None and self.time_limit_s != tier.time_limit_s:
-            reasons.append(f"time limit {self.time_limit_s}s instead of {tier.time_limit_s}s")
-        if self.budget_tokens is not None and self.budget_tokens != tier.budget_tokens:
-            reasons.append(f"token budget {self.budget_tokens} instead of {tier.budget_tokens}")
-        reasons += stage_problems(self.stage, self.stage2_unlocked, self.perturbations)
-        return reasons + (incomplete_reasons(self.run_dir) if self.stage == 2 else [])
-
-    def save(self) -> None:
-        data = asdict(self)
-        data["run_dir"] = None
-        tmp = self.run_dir / (RUN_FILE + ".tmp")
-        tmp.unlink(missing_ok=True)
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)  # never the agent's to read
-        with os.fdopen(fd, "w") as handle:
-            handle.write(json.dumps(data, indent=2, sort_keys=True) + "\n")
-        os.replace(tmp, self.run_dir / RUN_FILE)
-
-
-def load_run(run_dir: Path) -> Run:
-    """The run stored in `run_dir`; a clear error when there is none."""
-    path = run_dir / RUN_FILE
-    if not path.is_file():
-        raise UsageError(f"{run_dir} is not a prepared run (no {RUN_FILE}); run `specsnap prepare`")
-    data = json.loads(path.read_text())
-    data["run_dir"] = run_dir.resolve()
-    return Run(**data)
+def unofficial_reasons(run: Run) -> list[str]:
+    """Why this run's scorecard is not official (settings that differ from the tier's)."""
+    tier = run.tier
+    reasons = []
+    if run.time_limit_s is not None and run.time_limit_s != tier.time_limit_s:
+        reasons.append(f"time limit {run.time_limit_s}s instead of {tier.time_limit_s}s")
+    if run.budget_tokens is not None and run.budget_tokens != tier.budget_tokens:
+        reasons.append(f"token budget {run.budget_tokens} instead of {tier.budget_tokens}")
+    reasons += stage_problems(run.stage, run.stage2_unlocked, run.perturbations)
+    return reasons + (incomplete_reasons(run.run_dir) if run.stage == 2 else [])
 
 
 def prepare_run(
@@ -324,7 +263,8 @@ def regrade(
     stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
     recovered = recovered_requirements(records) if run.stage == 2 else frozenset()
     grading_s = time.monotonic() - started
-    return build_scorecard(run, tier, records, grade, grading_s, stage2, recovered)
+    reasons = unofficial_reasons(run)
+    return build_scorecard(run, tier, records, grade, grading_s, reasons, stage2, recovered)
 
 
 def _record_alive_at_grading(run: Run) -> None:

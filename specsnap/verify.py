@@ -26,7 +26,8 @@ from typing import Any
 
 from specsnap.gitrepo import GitError, rev_parse
 from specsnap.receipt import scorecard_digest, tier_digest
-from specsnap.runs import Run, load_run, regrade, session_breaches, session_records
+from specsnap.rundir import Run, load_run
+from specsnap.runs import regrade, session_breaches, session_records
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.tier.loading import load_tier
 

@@ -194,7 +194,9 @@ def use_agent_environment(environment: AgentEnvironment | None) -> None:
 
 
 def register_agent(name: str) -> Callable[[AdapterFactory], AdapterFactory]:
-    """Class decorator: make an adapter available by `name` (built-ins use this too)."""
+    """Class decorator: make an adapter available by `name` in this process (for adapters a
+    program defines itself; installed packages, SpecSnap's built-ins included, declare
+    `specsnap.agents` entry points instead)."""
 
     def decorate(factory: AdapterFactory) -> AdapterFactory:
         _REGISTRY[name] = factory
@@ -204,14 +206,19 @@ def register_agent(name: str) -> Callable[[AdapterFactory], AdapterFactory]:
 
 
 def _load_entry_points() -> None:
-    for ep in entry_points(group="specsnap.agents"):
+    """Adapters declared as `specsnap.agents` entry points, SpecSnap's own (the built-ins) first,
+    so a third-party package can add names but never take a built-in's."""
+    declared = sorted(
+        entry_points(group="specsnap.agents"),
+        key=lambda ep: ep.dist is None or ep.dist.name != "specsnap",
+    )
+    for ep in declared:
         if ep.name not in _REGISTRY:
             _REGISTRY[ep.name] = ep.load()
 
 
 def known_agents() -> list[str]:
     """Every registered adapter name (the agent environment's included), sorted."""
-    _load_builtins()
     _load_entry_points()
     others = _ENVIRONMENT.adapter_names() if _ENVIRONMENT is not None else []
     return sorted({*_REGISTRY, *others})
@@ -225,8 +232,3 @@ def get_agent(name: str) -> AgentAdapter:
     if _ENVIRONMENT is not None and name in known:
         return _ENVIRONMENT.adapter(name)
     raise UsageError(f"unknown agent {name!r}; known agents: {', '.join(known)}")
-
-
-def _load_builtins() -> None:
-    # Importing the modules runs their @register_agent decorators.
-    from specsnap.agents import clis, command, controls, opencode, qwen_code  # noqa: F401

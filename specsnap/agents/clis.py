@@ -27,7 +27,6 @@ from specsnap.agents.base import (
     Invocation,
     SessionContext,
     TokenUsage,
-    register_agent,
 )
 from specsnap.agents.cli_usage import (
     parse_aider_output,
@@ -122,7 +121,6 @@ GEMINI_HANDOFF = HandoffSupport(
 )
 
 
-@register_agent("claude-code")
 class ClaudeCode:
     """Anthropic's Claude Code (`claude`), prompt on stdin."""
 
@@ -163,7 +161,6 @@ class ClaudeCode:
         return parse_claude_stream(read_output(stdout))
 
 
-@register_agent("codex")
 class Codex:
     """OpenAI's Codex CLI (`codex exec`), prompt on stdin. Metered, it talks to the meter as a
     model provider of its own (Responses API over HTTP: the built-in provider would use a
@@ -210,7 +207,6 @@ class Codex:
         return parse_codex_events(read_output(stdout))
 
 
-@register_agent("gemini-cli")
 class GeminiCli:
     """Google's Gemini CLI (`gemini -p`), prompt as the -p argument."""
 
@@ -260,7 +256,6 @@ class GeminiCli:
         return sum_known(parse_gemini_chat(read_output(path)) for path in chats)
 
 
-@register_agent("aider")
 class Aider:
     """Aider (`aider --message-file`), prompt from the session's prompt file. Metered for OpenAI
     and Anthropic models (its model library's base-URL variables point at the meter)."""

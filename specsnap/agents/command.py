@@ -21,7 +21,7 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-from specsnap.agents.base import Invocation, SessionContext, register_agent
+from specsnap.agents.base import Invocation, SessionContext
 from specsnap.errors import UsageError
 from specsnap.tokens import TokenUsage
 
@@ -41,7 +41,6 @@ BASE_URL_VARIABLES = {
 }
 
 
-@register_agent("command")
 @dataclass(frozen=True)
 class CommandAgent:
     name: str = "command"

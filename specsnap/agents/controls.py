@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from specsnap.agents.base import Invocation, SessionContext, register_agent
+from specsnap.agents.base import Invocation, SessionContext
 from specsnap.identity import anyone, python_for
 from specsnap.tokens import TokenUsage
 
@@ -50,27 +50,22 @@ class ControlAgent:
         return TokenUsage(source="reported")
 
 
-@register_agent("notetaker")
 def notetaker() -> ControlAgent:
     return ControlAgent("notetaker")
 
 
-@register_agent("amnesiac")
 def amnesiac() -> ControlAgent:
     return ControlAgent("amnesiac")
 
 
-@register_agent("recall")
 def recall() -> ControlAgent:
     return ControlAgent("recall")
 
 
-@register_agent("tracker")
 def tracker() -> ControlAgent:
     return ControlAgent("tracker")
 
 
-@register_agent("noop")
 def noop() -> ControlAgent:
     return ControlAgent("noop")
 

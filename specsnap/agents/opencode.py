@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import Invocation, SessionContext, TokenUsage
 from specsnap.agents.cli_usage import parse_opencode_events
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -37,7 +37,6 @@ OPENCODE_ENV: Mapping[str, str] = {
 }
 
 
-@register_agent("opencode")
 class OpenCode:
     """opencode (`opencode run --format json`), prompt as the message argument; metered through
     an OpenAI-compatible (Chat Completions) provider pointing at the meter."""

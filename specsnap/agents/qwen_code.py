@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import Invocation, SessionContext, TokenUsage
 from specsnap.agents.cli_usage import parse_qwen_stream
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -29,7 +29,6 @@ QWEN_SETTINGS: Mapping[str, Any] = {
 }
 
 
-@register_agent("qwen-code")
 class QwenCode:
     """Qwen Code (`qwen --output-format stream-json --yolo PROMPT`), metered as an OpenAI
     Chat Completions client (`--auth-type openai`, OPENAI_BASE_URL at the meter)."""

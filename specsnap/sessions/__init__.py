@@ -50,7 +50,7 @@ from specsnap.tokens import TokenUsage
 from specsnap.trajectory.record import write_trajectory
 
 if TYPE_CHECKING:
-    from specsnap.runs import Run
+    from specsnap.rundir import Run
 
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 

@@ -19,7 +19,7 @@ from specsnap.tier.draws import values_for
 from specsnap.tier.prompts import product_note
 
 if TYPE_CHECKING:
-    from specsnap.runs import Run
+    from specsnap.rundir import Run
 
 
 class Supervisor:

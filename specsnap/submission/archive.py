@@ -29,8 +29,8 @@ from typing import Any
 
 from specsnap.errors import UsageError
 from specsnap.runs import (
-    GRADING_BREACHES as GRADING_BREACHES,
-)  # a run record, when grading found the agent alive
+    GRADING_BREACHES as GRADING_BREACHES,  # a run record, when grading found the agent alive
+)
 from specsnap.trajectory.work import WORK_FILE as WORK_FILE  # how the work went (the scorecard's)
 
 FORMAT = "specsnap-submission"

@@ -17,7 +17,7 @@ from specsnap import __version__
 from specsnap.errors import UsageError
 from specsnap.gitrepo import GitError, git
 from specsnap.receipt import scorecard_digest
-from specsnap.runs import RUN_FILE, load_run
+from specsnap.rundir import RUN_FILE, load_run
 from specsnap.scorecard.io import load_scorecard
 from specsnap.submission.archive import (
     ATTESTATION,

@@ -39,7 +39,8 @@ from specsnap.errors import InputError, UsageError
 from specsnap.gitrepo import GitError, own_git, rev_parse
 from specsnap.ledger.entry import Attestation, Candidate, Verification
 from specsnap.receipt import tier_digest
-from specsnap.runs import Run, plant_baseline
+from specsnap.rundir import Run
+from specsnap.runs import plant_baseline
 from specsnap.scorecard.io import parse_scorecard
 from specsnap.scorecard.model import Scorecard
 from specsnap.submission.archive import (

@@ -31,13 +31,9 @@ class Settings:
     budget_tokens: int | None = None
     tier_sha256: str = "a" * 64
     agent_account: str = ""
-    reasons: tuple[str, ...] = ()
     stage: int = 1
     handoff: str = "fresh"
     agent_account: str = ""
-
-    def unofficial_reasons(self) -> list[str]:
-        return list(self.reasons)
 
 
 def records() -> list[dict[str, Any]]:
@@ -62,7 +58,7 @@ def test_the_scorecard_is_built_from_settings_records_and_grade(
     tier90: Tier, tmp_path: Path
 ) -> None:
     card = build_scorecard(
-        Settings(tmp_path, reasons=("budget",)), tier90, records(), grade(), 1.23
+        Settings(tmp_path), tier90, records(), grade(), 1.23, unofficial=("budget",)
     )
     assert (card.tier_id, card.tier_name, card.seed, card.agent.name) == (
         "tier-90",

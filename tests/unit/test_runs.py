@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from specsnap.errors import InfrastructureError
-from specsnap.runs import RUN_FILE, lease_agent_account, release_agent_account
+from specsnap.rundir import RUN_FILE
+from specsnap.runs import lease_agent_account, release_agent_account
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the account pool is used as root only")
 

@@ -32,7 +32,7 @@ from specsnap.tier.model import Tier
 
 if TYPE_CHECKING:
     from specsnap.grading import Grade
-    from specsnap.runs import Run
+    from specsnap.rundir import Run
 
 __all__ = [
     "gap_for",

@@ -43,7 +43,7 @@ from specsnap.tier.model import Tier
 from specsnap.tier.solutions import rendered_patch
 
 if TYPE_CHECKING:
-    from specsnap.runs import Run
+    from specsnap.rundir import Run
 
 RECORDS = "perturbations"
 Record = dict[str, Any]

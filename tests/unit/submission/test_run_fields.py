@@ -6,7 +6,7 @@ import dataclasses
 import json
 from pathlib import Path
 
-from specsnap.runs import Run
+from specsnap.rundir import Run
 from specsnap.submission.verification import _run_field_problems
 
 

@@ -2,12 +2,14 @@
 
 `build_scorecard` is the one way a run becomes a scorecard: the engine calls it after grading,
 and `specsnap verify --run` calls it again to rebuild the scorecard it checks. It takes the run's
-settings, its tier, its session records (RUN_DIR/sessions/N/session.json) and the grade, and
-nothing else. `write_report` writes scorecard.json and scorecard.md beside the run.
+settings, its tier, its session records (RUN_DIR/sessions/N/session.json), the grade and the
+run's work.json (how the work went, written before grading), and nothing else. `write_report`
+writes scorecard.json and scorecard.md beside the run.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,10 +36,13 @@ from specsnap.scorecard.model import (
     Stage,
     StageTwo,
     Timings,
+    Work,
 )
+from specsnap.scorecard.work import work_of
 from specsnap.scoring import compute_scores, token_trust_problems
 from specsnap.tier.draws import draw
 from specsnap.tokens import TokenUsage
+from specsnap.trajectory.work import WORK_FILE
 
 if TYPE_CHECKING:
     from specsnap.grading import Grade
@@ -129,6 +134,7 @@ def build_scorecard(
         timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
         stage2=stage2,
         handoff=_handoff(run.handoff),
+        work=_work(run.run_dir / WORK_FILE),
         receipt=Receipt(
             seed=run.seed,
             params=drawn,
@@ -143,6 +149,18 @@ def build_scorecard(
         ),
     )
     return seal(card)
+
+
+def _work(path: Path) -> Work | None:
+    """How the work went, from work.json; None for a run graded before it existed."""
+    if not path.is_file():
+        return None
+    with _problem_in(str(path)):
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise DecodeError("", f"unreadable JSON ({exc})", "a JSON object") from None
+        return work_of(document)
 
 
 def _handoff_problems(records: Sequence[Mapping[str, Any]]) -> list[str]:

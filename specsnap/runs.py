@@ -241,9 +241,10 @@ def grade_run(run_dir: Path) -> Scorecard:
     records = session_records(run)
     _record_alive_at_grading(run)
     breaches = session_breaches(records, run)
+    # Before the scorecard, which shows it (and `verify --run` rebuilds it from the same file).
+    write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
     started = time.monotonic()
     card = regrade(run, records, breaches, started)
-    write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
     write_report(card, run_dir)
     release_agent_account(run.run_dir)
     return card

@@ -12,6 +12,8 @@ from specsnap.render.markup import code, text
 from specsnap.render.words import (
     MARKDOWN,
     PERTURBATIONS,
+    WORK_NOTE,
+    WORK_TITLE,
     cutoff_story,
     duration,
     ending,
@@ -25,10 +27,12 @@ from specsnap.render.words import (
     recovery_story,
     requirement_counts,
     requirement_result,
+    risky_move_text,
     tes_text,
     tokens_story,
     tracker_story,
     verdict,
+    work_line,
 )
 from specsnap.scorecard.delta import Delta
 from specsnap.scorecard.model import Scorecard
@@ -166,6 +170,23 @@ def stage2_lines(card: Scorecard) -> list[str]:
     return lines
 
 
+def work_lines(card: Scorecard) -> list[str]:
+    """How the work went: a line per session, then the risky moves (bounded). Nothing for a
+    scorecard without the section."""
+    work = card.work
+    if work is None:
+        return []
+    lines = [f"- {work_line(s, MARKDOWN)}" for s in work.sessions]
+    if not work.risky_moves_total:
+        return [*lines, "", "No risky moves."]
+    moves = [f"- {risky_move_text(m, MARKDOWN)}" for m in work.risky_moves[:LIST_MAX]]
+    more = work.risky_moves_total - len(moves)
+    if more:  # beyond the list, or beyond what the scorecard keeps (Work.risky_moves_total)
+        moves.append(f"- … and {more} more risky moves")
+    head = [f"**Risky moves** ({work.risky_moves_total}; {WORK_NOTE})", ""]
+    return [*lines, "", *head, *moves]
+
+
 def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     """What a reader of one run needs: lost requirements, changes, gate, sessions."""
     out = lost_lines(card)
@@ -180,6 +201,9 @@ def details_body(card: Scorecard, delta: Delta | None) -> list[str]:
     if findings:
         out += ["", *findings]
     out += ["", *sessions_table(card)]
+    work = work_lines(card)
+    if work:
+        out += ["", f"**{WORK_TITLE}**", "", *work]
     if card.stage2 is not None:
         summary = f"**Stage II**: {recovery_story(card.stage2)}; {faults_story(card.stage2)}."
         out += ["", summary, "", *stage2_lines(card)]

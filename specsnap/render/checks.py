@@ -23,7 +23,16 @@ from specsnap.render.limits import (
 )
 from specsnap.render.markdown import render_markdown
 from specsnap.render.markup import code, inert
-from specsnap.render.words import GITHUB_PLAIN, finding_place, finding_text, finding_title, headline
+from specsnap.render.words import (
+    GITHUB_PLAIN,
+    RISKY_MOVES,
+    WORK_NOTE,
+    finding_place,
+    finding_text,
+    finding_title,
+    headline,
+    risky_move_text,
+)
 from specsnap.scorecard.delta import Delta, embed_snapshot, snapshot_of
 from specsnap.scorecard.model import Scorecard
 
@@ -73,7 +82,8 @@ def check_name(prefix: str, label: str) -> str:
 
 
 def annotations_for(card: Scorecard) -> list[Annotation]:
-    """Gate findings as failures, then lost requirements as warnings, in the scorecard's order.
+    """Gate findings as failures, lost requirements as warnings, then risky moves as notices,
+    in the scorecard's order.
 
     Findings without a file (a breach in a session) are in the summary, not annotated."""
     found: list[Annotation] = []
@@ -95,7 +105,23 @@ def annotations_for(card: Scorecard) -> list[Annotation]:
                 f"{inert(r.id)} ({inert(r.title)}) is not retained; its hidden tests:\n{failing}",
             )
         )
-    return found
+    return found + _risky_annotations(card)
+
+
+def _risky_annotations(card: Scorecard) -> list[Annotation]:
+    """Risky moves in the history, as notices at their file (line 1: a move names no line)."""
+    moves = card.work.risky_moves if card.work is not None else ()
+    return [
+        Annotation(
+            m.file,
+            1,
+            "notice",
+            f"Risky move: {RISKY_MOVES[m.kind]}",
+            f"{risky_move_text(m, GITHUB_PLAIN)}; {WORK_NOTE}",
+        )
+        for m in moves
+        if m.file is not None
+    ]
 
 
 def render_check_run(

@@ -9,6 +9,7 @@ from __future__ import annotations
 from specsnap.render import blocks
 from specsnap.render.markup import code, text
 from specsnap.render.words import (
+    WORK_TITLE,
     faults_story,
     gate_state,
     mark,
@@ -54,6 +55,8 @@ def render_markdown(card: Scorecard) -> str:
     lines += [f"### Requirements ({requirement_counts(card)})", ""]
     lines += [*blocks.requirements_table(card), ""]
     lines += ["### Sessions", "", *blocks.sessions_table(card), ""]
+    if card.work is not None:
+        lines += [f"### {WORK_TITLE}", "", *blocks.work_lines(card), ""]
     if card.stage2 is not None:
         lines += ["### Stage II: adversarial state perturbation", ""]
         lines += [*blocks.stage2_lines(card), ""]

@@ -16,9 +16,11 @@ from specsnap.render.words import (
     percent,
     recovery_story,
     requirement_counts,
+    risky_move_text,
     session_line,
     tes_text,
     verdict,
+    work_line,
 )
 from specsnap.scorecard.model import Scorecard, Session
 
@@ -50,6 +52,7 @@ def render_summary(card: Scorecard) -> str:
                 f"  before session {p.session}: {PERTURBATIONS[p.kind]}: {plain(p.what)}"
                 + (found if p.detected is not None else "")
             )
+    lines += _work_lines(card)
     findings = [f"  gate: {finding_text(f, TERMINAL)}" for f in card.gate.findings]
     lines += findings[:FINDINGS_SHOWN]
     if len(findings) > FINDINGS_SHOWN:
@@ -57,6 +60,19 @@ def render_summary(card: Scorecard) -> str:
     if not card.official:
         lines.append("  unofficial: " + "; ".join(plain(r) for r in card.unofficial_reasons))
     return "\n".join(lines)
+
+
+def _work_lines(card: Scorecard) -> list[str]:
+    """How the work went: each session's trajectory, then the risky moves (a few listed)."""
+    if card.work is None:
+        return []
+    lines = [f"  work: {work_line(s, TERMINAL)}" for s in card.work.sessions]
+    moves = [f"  risky: {risky_move_text(m, TERMINAL)}" for m in card.work.risky_moves]
+    lines += moves[:FINDINGS_SHOWN]
+    more = card.work.risky_moves_total - min(len(moves), FINDINGS_SHOWN)
+    if more:
+        lines.append(f"  risky: … and {more} more (see scorecard.md)")
+    return lines
 
 
 def yes_no(value: bool | None) -> str:

@@ -19,6 +19,7 @@ from specsnap.scorecard.model import (
     Finding,
     ProtectedChange,
     Requirement,
+    RiskyMove,
     Scorecard,
     Scores,
     Session,
@@ -26,6 +27,7 @@ from specsnap.scorecard.model import (
     Tokens,
     TrackerUse,
     WiringViolation,
+    WorkSession,
 )
 
 
@@ -273,3 +275,56 @@ def finding_place(finding: Finding) -> tuple[str, int] | None:
 
 def breach_where(breach: Breach) -> str:
     return f"in session {breach.session}" if breach.session else "in the graded code"
+
+
+WORK_TITLE = "How the work went"
+WORK_NOTE = "signals of how the work was done, never part of a score or the gate"
+
+RISKY_MOVES = {
+    "git-reset-hard": "git reset --hard",
+    "git-checkout-discard": "changes discarded with git checkout",
+    "git-clean": "git clean",
+    "force-push": "force push",
+    "no-verify": "hooks skipped (--no-verify)",
+    "rm-rf": "rm -rf",
+    "test-deleted": "test deleted",
+    "assertions-removed": "assertions removed",
+    "skip-added": "test skipped",
+    "broad-rewrite": "broad rewrite",
+    "dependency-added": "dependency added",
+}
+
+
+def work_line(work: WorkSession, style: Style) -> str:
+    """One session's trajectory in one line, or why it has none."""
+    t = work.trajectory
+    if t is None:
+        why = (work.why or "no reason recorded").removeprefix("unavailable: ")
+        return f"session {work.session}: trajectory unavailable: {style.prose(why)}"
+    actions = ", ".join(f"{n} {style.prose(kind)}" for kind, n in t.actions.items() if n)
+    edit = (
+        "no edit"
+        if t.tokens_before_first_edit is None
+        else f"{t.tokens_before_first_edit:,} tokens before the first edit"
+    )
+    parts = [
+        "1 turn" if t.turns == 1 else f"{t.turns} turns",
+        f"actions {actions or 'none'}",
+        f"tests run {t.test_runs}, longest failing streak {t.longest_failing_streak}",
+        edit,
+    ]
+    if t.rediscovered_files:
+        parts.append(f"{t.rediscovered_files} file(s) read again from an earlier session")
+    if t.repeated_failing_command is not None:
+        parts.append(f"failing command repeated: {style.name(t.repeated_failing_command)}")
+    return f"session {work.session}: " + "; ".join(parts)
+
+
+def risky_move_text(move: RiskyMove, style: Style) -> str:
+    """A risky move: what, the file or command, and where (session, step or commit)."""
+    target = move.file if move.file is not None else move.command
+    session = f"session {move.session}" if move.session is not None else "session unknown"
+    return (
+        f"{RISKY_MOVES[move.kind]}: {style.name(target or '')} "
+        f"({session}, {style.prose(move.where)})"
+    )

@@ -35,6 +35,16 @@ Channel = Literal["retained without recovery", "recovered"]
 #: Stage II: how a requirement ended (docs/protocol.md): passed with its ticket unread after
 #: session 1 before the code was written, passed after it was read, or not passed.
 Retention = Literal["retained", "recovered", "lost"]
+#: Risky moves (specsnap.trajectory.risky): a shell command in a trajectory, or a change in the
+#: sandbox's git history. Signals of how the work was done, never part of a score.
+ShellRisk = Literal[
+    "git-reset-hard", "git-checkout-discard", "git-clean", "force-push", "no-verify", "rm-rf"
+]
+HistoryRisk = Literal[
+    "test-deleted", "assertions-removed", "skip-added", "broad-rewrite", "dependency-added"
+]
+RiskKind = Literal[ShellRisk, HistoryRisk]
+SHELL_RISKS: tuple[ShellRisk, ...] = get_args(ShellRisk)
 
 
 @dataclass(frozen=True)
@@ -340,6 +350,52 @@ class Receipt:
 
 
 @dataclass(frozen=True)
+class Trajectory:
+    """How one session worked, from its metered trajectory (sessions/N/trajectory.json)."""
+
+    turns: int = field(metadata=meta(minimum=0))  # the model's answers
+    actions: Mapping[str, int]  # actions by kind (read, search, edit, shell, ...)
+    test_runs: int = field(metadata=meta(minimum=0))
+    longest_failing_streak: int = field(metadata=meta(minimum=0))  # test runs failing in a row
+    repeated_failing_command: str | None  # a failing shell command run again (bounded)
+    tokens_before_first_edit: int | None = field(metadata=meta(minimum=0))  # None: no edit
+    rediscovered_files: int = field(metadata=meta(minimum=0))  # already read in an earlier one
+
+
+@dataclass(frozen=True)
+class WorkSession:
+    """One session's trajectory summary, or (`trajectory` None) `why` it has none."""
+
+    session: int = field(metadata=meta(minimum=1))
+    trajectory: Trajectory | None
+    why: str | None = field(default=None, metadata=meta(omit_none=True))
+
+
+@dataclass(frozen=True)
+class RiskyMove:
+    """A risky move: in a session (None when the history cannot tell), at a step ("step 4") or
+    a commit (its short sha); a shell move names its `command`, a change in history its `file`
+    (both bounded, as the agent wrote them)."""
+
+    session: int | None
+    where: str
+    kind: RiskKind
+    file: str | None = field(default=None, metadata=meta(omit_none=True))
+    command: str | None = field(default=None, metadata=meta(omit_none=True))
+
+
+@dataclass(frozen=True)
+class Work:
+    """How the work went (RUN_DIR/work.json): each session's trajectory and the risky moves, the
+    first RISKY_MOVES_MAX (specsnap.scorecard.work) listed, all counted. Signals only: no score
+    or the gate reads them."""
+
+    sessions: tuple[WorkSession, ...]
+    risky_moves: tuple[RiskyMove, ...]
+    risky_moves_total: int = field(metadata=meta(minimum=0))
+
+
+@dataclass(frozen=True)
 class Scorecard:
     """SpecSnap scorecard (scorecard.json): one graded run and its receipt."""
 
@@ -363,6 +419,8 @@ class Scorecard:
     stage2: StageTwo | None = field(default=None, metadata=meta(omit_none=True))
     #: None in scorecards from before handoff modes existed: they are `fresh` (`handoff_mode`).
     handoff: HandoffMode | None = field(default=None, metadata=meta(omit_none=True))
+    #: None for a run graded without work.json (scorecards from before it existed).
+    work: Work | None = field(default=None, metadata=meta(omit_none=True))
 
     @property
     def handoff_mode(self) -> HandoffMode:

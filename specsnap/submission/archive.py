@@ -5,6 +5,7 @@
     run.json                    the run's settings and state
     sessions/N/session.json     each session's record, its cutoff.json and its prompt.md
     grading-breaches.json       optional: what grading found of the agent still alive
+    work.json                   optional: how the work went (the scorecard's `work` section)
     sandbox.bundle              `git bundle` of every ref of the sandbox
     attestation.sigstore.json   optional: the scorecard's build-provenance attestation
 
@@ -30,6 +31,7 @@ from specsnap.errors import UsageError
 from specsnap.runs import (
     GRADING_BREACHES as GRADING_BREACHES,  # a run record, when grading found the agent alive
 )
+from specsnap.trajectory.work import WORK_FILE as WORK_FILE  # how the work went (the scorecard's)
 
 FORMAT = "specsnap-submission"
 FORMAT_VERSION = 1
@@ -46,6 +48,7 @@ MAX_MEMBERS = 4 * MAX_SESSIONS + 8
 #: Size caps: members at the top, and each session's files.
 LIMITS = {MANIFEST: 64 * 1024, SCORECARD: 4 * MIB, RUN: 64 * 1024, SANDBOX: 64 * MIB}
 LIMITS[ATTESTATION] = LIMITS[GRADING_BREACHES] = 1 * MIB
+LIMITS[WORK_FILE] = 4 * MIB
 SESSION_LIMITS = {"session.json": 4 * MIB, "cutoff.json": 1 * MIB, "prompt.md": 1 * MIB}
 _SESSION_MEMBER = re.compile(r"sessions/([1-9][0-9]?)/(session\.json|cutoff\.json|prompt\.md)")
 _DIRECTORY = re.compile(r"sessions(/[1-9][0-9]?)?/?")

@@ -26,6 +26,7 @@ from specsnap.submission.archive import (
     RUN,
     SANDBOX,
     SCORECARD,
+    WORK_FILE,
     manifest_of,
     sha256_hex,
     write_archive,
@@ -56,8 +57,9 @@ def create_submission(
         for name in ("session.json", "cutoff.json", "prompt.md"):
             if (session_dir / name).is_file():
                 members[f"sessions/{index}/{name}"] = (session_dir / name).read_bytes()
-    if (run_dir / GRADING_BREACHES).is_file():
-        members[GRADING_BREACHES] = (run_dir / GRADING_BREACHES).read_bytes()
+    for name in (GRADING_BREACHES, WORK_FILE):  # records the scorecard is rebuilt from
+        if (run_dir / name).is_file():
+            members[name] = (run_dir / name).read_bytes()
     members[SANDBOX] = _git_bundle(run.sandbox)
     if attestation is not None:
         data = attestation.read_bytes()

@@ -49,6 +49,7 @@ from specsnap.submission.archive import (
     RUN,
     SANDBOX,
     SCORECARD,
+    WORK_FILE,
     manifest_problems,
     read_archive,
     sha256_hex,
@@ -255,8 +256,9 @@ def _unpack(members: dict[str, bytes], run: Run, work: Path) -> Path:
             data = members.get(f"sessions/{index}/{name}")
             if data is not None:
                 (session_dir / name).write_bytes(data)
-    if GRADING_BREACHES in members:
-        (run_dir / GRADING_BREACHES).write_bytes(members[GRADING_BREACHES])
+    for name in (GRADING_BREACHES, WORK_FILE):
+        if name in members:
+            (run_dir / name).write_bytes(members[name])
     replace(run, run_dir=run_dir.resolve()).save()
     bundle = work / SANDBOX
     bundle.write_bytes(members[SANDBOX])

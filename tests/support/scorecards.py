@@ -12,6 +12,9 @@ The fixtures are sealed schema-version-3 scorecards:
                       the planted regression unrepaired (gate broken), the stale note not
                       detected, the tracker never consulted.
 
+`with_work` gives a fixture the "how the work went" section (from a run's work.json): both
+sessions' trajectories and three risky moves; `hostile_work` makes its agent text hostile.
+
 `hostile` turns a fixture into what an adversarial agent could make SpecSnap report: every
 string the agent controls tries to mention, link and inject HTML.
 """
@@ -131,3 +134,77 @@ def recovered(document: dict[str, Any]) -> None:
     )
     document["stage2"].update(consultations=2, channel="recovered")
     document["scores"].update(net_retention=0.666667, retained_without_recovery=0.444444)
+
+
+#: A risky move's file as an adversarial agent could name it.
+HOSTILE_MOVE_FILE = "@user <b>x</b> [a](http://e)"
+
+
+def _trajectory(**values: Any) -> dict[str, Any]:
+    actions = {"read": 0, "edit": 0, "shell": 0, "search": 0, "other": 0}
+    actions.update(values.pop("actions"))
+    return {"actions": actions, "repeated_failing_command": None, **values}
+
+
+def with_work(document: dict[str, Any]) -> None:
+    """A two-session fixture with its work section: session 1 read, tested and edited (a failing
+    test command run twice), session 2 read three files again; a skip added and a module
+    rewritten in the history (one of them from a commit no session claims), a reset in a shell."""
+    document["work"] = {
+        "sessions": [
+            {
+                "session": 1,
+                "trajectory": _trajectory(
+                    turns=14,
+                    actions={"read": 6, "edit": 1, "shell": 5, "search": 2},
+                    test_runs=3,
+                    longest_failing_streak=2,
+                    repeated_failing_command="python -m pytest -q units",
+                    tokens_before_first_edit=18234,
+                    rediscovered_files=0,
+                ),
+            },
+            {
+                "session": 2,
+                "trajectory": _trajectory(
+                    turns=9,
+                    actions={"read": 4, "edit": 3, "shell": 2},
+                    test_runs=2,
+                    longest_failing_streak=0,
+                    tokens_before_first_edit=4210,
+                    rediscovered_files=3,
+                ),
+            },
+        ],
+        "risky_moves": [
+            {
+                "session": 1,
+                "where": "step 9",
+                "kind": "git-reset-hard",
+                "command": "git reset --hard HEAD",
+            },
+            {
+                "session": 2,
+                "where": "3f9c2a1b7d4e",
+                "kind": "skip-added",
+                "file": "tests/test_visible.py",
+            },
+            {
+                "session": None,
+                "where": "a1b2c3d4e5f6",
+                "kind": "broad-rewrite",
+                "file": "units/convert.py",
+            },
+        ],
+        "risky_moves_total": 3,
+    }
+
+
+def hostile_work(document: dict[str, Any]) -> None:
+    """The work section with what the agent controls in it made hostile."""
+    with_work(document)
+    work = document["work"]
+    work["sessions"][0]["trajectory"]["repeated_failing_command"] = f"pytest {HOSTILE_TEXT}"
+    work["risky_moves"][0]["command"] = f"git reset --hard {HOSTILE_TEXT}"
+    for move in work["risky_moves"][1:]:
+        move["file"] = HOSTILE_MOVE_FILE

@@ -17,6 +17,7 @@ from specsnap.report import build_scorecard, write_report
 from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
 from specsnap.scorecard.model import Gate, Grading, Requirement
 from specsnap.scorecard.model import TestResult as Outcome
+from specsnap.scorecard.work import RISKY_MOVES_MAX, TARGET_MAX
 from specsnap.tier.model import Tier
 from tests.support.scorecards import fixture_document
 
@@ -111,3 +112,134 @@ def test_a_scorecard_the_schema_refuses_is_never_written(tier90: Tier, tmp_path:
     with pytest.raises(InputError, match=r"timings\.grading_s"):
         write_report(bad, tmp_path)
     assert not (tmp_path / "scorecard.json").exists()
+
+
+def work_json(**changes: Any) -> dict[str, Any]:
+    """A work.json as specsnap.trajectory.work writes it: a metered session, an unmetered one,
+    a shell move and a history move."""
+    trajectory = {
+        "turns": 7,
+        "actions": {"read": 3, "edit": 1, "shell": 3, "search": 0, "other": 0},
+        "test_runs": 2,
+        "longest_failing_streak": 2,
+        "repeated_failing_command": "pytest -q",
+        "tokens_before_first_edit": 5120,
+        "rediscovered": ["units/convert.py", "units/__init__.py"],
+    }
+    document = {
+        "sessions": [
+            {"session": 1, "trajectory": trajectory},
+            {"session": 2, "trajectory": None, "why": "unavailable: the session was not metered"},
+        ],
+        "risky_moves": [
+            {
+                "session": 1,
+                "where": "step 4",
+                "target": "rm -rf build " + "x" * 300,
+                "kind": "rm-rf",
+            },
+            {
+                "session": None,
+                "where": "0123456789ab",
+                "target": "tests/test_a.py",
+                "kind": "test-deleted",
+            },
+        ],
+    }
+    document.update(changes)
+    return document
+
+
+def write_work(run_dir: Path, document: Any) -> None:
+    (run_dir / "work.json").write_text(json.dumps(document), encoding="utf-8")
+
+
+def test_how_the_work_went_comes_from_work_json_and_changes_nothing_else(
+    tier90: Tier, tmp_path: Path
+) -> None:
+    without = scorecard_document(
+        build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    )
+    write_work(tmp_path, work_json())
+    card = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    assert card.work is not None
+    first, second = card.work.sessions
+    assert first.trajectory is not None and second.trajectory is None
+    assert (first.trajectory.turns, first.trajectory.rediscovered_files) == (7, 2)
+    assert first.trajectory.actions["shell"] == 3 and second.why is not None
+    shell, history = card.work.risky_moves
+    assert (shell.kind, shell.file, history.file, history.command) == (
+        "rm-rf",
+        None,
+        "tests/test_a.py",
+        None,
+    )
+    assert shell.command is not None and len(shell.command) == TARGET_MAX  # bounded
+    assert card.work.risky_moves_total == 2
+    document = scorecard_document(card)
+    assert "work" not in without and document.pop("work")
+    for receipt in (document["receipt"], without["receipt"]):
+        receipt.pop("scorecard_sha256")  # the digest covers the new section
+    assert document == without  # scores, gate, receipt: all as without work.json
+    write_report(card, tmp_path)  # the schema takes it, and it reads back the same
+    assert load_scorecard(tmp_path / "scorecard.json") == card
+
+
+def test_without_work_json_the_scorecard_has_no_work_section(tier90: Tier, tmp_path: Path) -> None:
+    card = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    assert card.work is None and "work" not in scorecard_document(card)
+
+
+def test_risky_moves_beyond_the_list_are_counted(tier90: Tier, tmp_path: Path) -> None:
+    move = {"session": 2, "where": "step 1", "target": "git clean -fd", "kind": "git-clean"}
+    write_work(tmp_path, work_json(risky_moves=[move] * (RISKY_MOVES_MAX + 5)))
+    card = build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    assert card.work is not None
+    assert (len(card.work.risky_moves), card.work.risky_moves_total) == (RISKY_MOVES_MAX, 105)
+
+
+@pytest.mark.parametrize(
+    ("document", "key", "value"),
+    [
+        (
+            work_json(
+                risky_moves=[{"session": 1, "where": "step 1", "target": "x", "kind": "nuke"}]
+            ),
+            "risky_moves[0].kind",
+            "'nuke'",
+        ),
+        (
+            work_json(risky_moves=[{"session": 1, "where": "step 1", "kind": "rm-rf"}]),
+            "risky_moves[0].target",
+            "nothing",
+        ),
+        (
+            work_json(sessions=[{"session": 1, "trajectory": {"turns": 1}}]),
+            "sessions[0].trajectory.rediscovered",
+            "nothing",
+        ),
+        (
+            work_json(sessions=[{"session": "one", "trajectory": None}]),
+            "sessions[0].session",
+            "'one'",
+        ),
+        ({"sessions": []}, "risky_moves", "nothing"),
+        ([], "(top level)", "list"),
+    ],
+)
+def test_a_malformed_work_json_names_its_file_and_key(
+    tier90: Tier, tmp_path: Path, document: Any, key: str, value: str
+) -> None:
+    write_work(tmp_path, document)
+    with pytest.raises(InputError) as caught:
+        build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.key, problem.value) == (str(tmp_path / "work.json"), key, value)
+
+
+def test_a_work_json_that_is_not_json_names_its_file(tier90: Tier, tmp_path: Path) -> None:
+    (tmp_path / "work.json").write_text('{"sessions": [', encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        build_scorecard(Settings(tmp_path), tier90, records(), grade(), 1.0)
+    (problem,) = caught.value.problems
+    assert problem.file == str(tmp_path / "work.json") and "unreadable JSON" in problem.value

@@ -28,7 +28,15 @@ from specsnap.scorecard.delta import Delta, compare, find_snapshots, snapshot_of
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard
 from tests.support.markdown import assert_inert
-from tests.support.scorecards import HOSTILE_TEXT, fixture_card, hostile, recovered
+from tests.support.scorecards import (
+    HOSTILE_MOVE_FILE,
+    HOSTILE_TEXT,
+    fixture_card,
+    hostile,
+    hostile_work,
+    recovered,
+    with_work,
+)
 
 GOLDEN = Path(__file__).resolve().parents[2] / "fixtures" / "golden"
 RUN_URL = "https://github.example/octo/agent/actions/runs/9"
@@ -42,6 +50,7 @@ CARDS: dict[str, Callable[[], Scorecard]] = {
     "hostile": lambda: fixture_card("tier-2-seed-7", hostile),
     "stage-2": lambda: fixture_card("tier-2-seed-5-stage2"),
     "stage-2-recovered": lambda: fixture_card("tier-2-seed-5-stage2", recovered),
+    "work": lambda: fixture_card("tier-1-seed-3", with_work),
 }
 
 
@@ -149,6 +158,40 @@ def test_the_hostile_card_renders_inertly_everywhere() -> None:
         assert not re.search(r"@[A-Za-z0-9]|https?://|<!--", shown), shown
 
 
+def test_how_the_work_went_is_in_the_comment_beside_the_sessions() -> None:
+    card = CARDS["work"]()
+    comment = render_comment([card], {}, CONTEXT, "default")
+    assert "- session 1: 14 turns; actions 6 read, 1 edit, 5 shell, 2 search; " in comment
+    assert "- broad rewrite: `units/convert.py` (session unknown, a1b2c3d4e5f6)" in comment
+    output = render_check_run(card, None, CONTEXT, "SpecSnap", "success")
+    notices = [(a.path, a.line, a.title) for a in output.annotations if a.level == "notice"]
+    assert notices == [
+        ("tests/test_visible.py", 1, "Risky move: test skipped"),
+        ("units/convert.py", 1, "Risky move: broad rewrite"),
+    ]
+
+
+def test_hostile_text_in_how_the_work_went_renders_inertly_everywhere() -> None:
+    card = fixture_card("tier-1-seed-3", hostile_work)
+    assert card.work is not None and card.work.risky_moves[1].file == HOSTILE_MOVE_FILE
+    comment = render_comment([card], {}, CONTEXT, "default")
+    assert f"`{HOSTILE_MOVE_FILE}`" in comment  # shown, as a code span
+    assert_inert(comment, links=(RUN_URL,), comments=1, details=1)
+    assert_inert(render_markdown(card))
+    assert_inert(render_summary([card], {}, CONTEXT), links=(RUN_URL,), details=1)
+    output = render_check_run(card, None, CONTEXT, "SpecSnap", "success")
+    assert_inert(output.summary, links=(RUN_URL,), comments=1)
+    for annotation in output.annotations:
+        shown = annotation.title + annotation.message
+        assert not re.search(r"@[A-Za-z0-9]|https?://|<!--", shown), shown
+    assert "\x1b" not in render_terminal(fixture_card("tier-1-seed-3", _escape_in_work))
+
+
+def _escape_in_work(document: dict[str, Any]) -> None:
+    with_work(document)
+    document["work"]["risky_moves"][0]["command"] = "rm -rf x \x1b[2J"
+
+
 def test_a_stage_ii_run_says_its_channel_beside_its_scores() -> None:
     card = CARDS["stage-2"]()
     body = render_comment([card], {}, CONTEXT, "default")
@@ -215,11 +258,19 @@ def hostile_everywhere(document: dict[str, Any]) -> None:
     visit(document)
 
 
-@pytest.mark.parametrize("fixture", ["tier-2-seed-7", "tier-4-seed-1", "tier-2-seed-5-stage2"])
+def work_then_hostile_everywhere(document: dict[str, Any]) -> None:
+    with_work(document)
+    hostile_everywhere(document)
+
+
+@pytest.mark.parametrize(
+    "fixture", ["tier-2-seed-7", "tier-4-seed-1", "tier-2-seed-5-stage2", "tier-2-seed-7+work"]
+)
 def test_a_forged_scorecard_with_hostile_text_in_every_free_string_renders_inertly(
     fixture: str,
 ) -> None:
-    card = fixture_card(fixture, hostile_everywhere)
+    name, _, work = fixture.partition("+")
+    card = fixture_card(name, work_then_hostile_everywhere if work else hostile_everywhere)
     assert HOSTILE_TEXT in card.tier_id and HOSTILE_TEXT in card.requirements[0].tests[0].id
     comment = render_comment([card], {}, CONTEXT, "default")
     assert_inert(comment, links=(RUN_URL,), comments=1, details=1)

@@ -12,7 +12,9 @@ from specsnap.render.words import (
     ending,
     finding_place,
     finding_text,
+    risky_move_text,
     tokens_story,
+    work_line,
 )
 from specsnap.scorecard.model import (
     BaselineFailure,
@@ -20,8 +22,11 @@ from specsnap.scorecard.model import (
     Cutoff,
     Exit,
     ProtectedChange,
+    RiskyMove,
     Tokens,
+    Trajectory,
     WiringViolation,
+    WorkSession,
 )
 
 
@@ -102,3 +107,29 @@ def test_each_kind_of_finding_has_its_words_and_its_place() -> None:
         ("a/b.py", 4),
     ]
     assert finding_text(findings[1], MARKDOWN) == "protected file `wiring.yaml` deleted"
+
+
+def test_a_session_without_a_trajectory_says_why() -> None:
+    why = "unavailable: the session was not metered (meter=off)"
+    assert work_line(WorkSession(3, None, why), MARKDOWN) == (
+        "session 3: trajectory unavailable: the session was not metered (meter=off)"
+    )
+
+
+def test_a_one_turn_session_without_an_edit() -> None:
+    actions = {"read": 1, "edit": 0, "shell": 0, "search": 0, "other": 0}
+    work = WorkSession(1, Trajectory(1, actions, 0, 0, None, None, 0))
+    assert work_line(work, TERMINAL) == (
+        "session 1: 1 turn; actions 1 read; tests run 0, longest failing streak 0; no edit"
+    )
+
+
+def test_a_risky_move_names_its_command_or_file_and_where() -> None:
+    shell = RiskyMove(2, "step 4", "no-verify", command="git commit --no-verify -m x")
+    history = RiskyMove(None, "0123456789ab", "test-deleted", file="tests/test_a.py")
+    assert risky_move_text(shell, MARKDOWN) == (
+        "hooks skipped (--no-verify): `git commit --no-verify -m x` (session 2, step 4)"
+    )
+    assert risky_move_text(history, TERMINAL) == (
+        "test deleted: tests/test_a.py (session unknown, 0123456789ab)"
+    )

@@ -1,0 +1,79 @@
+"""The scorecard's "how the work went" section, from the run's work.json (specsnap.trajectory.work).
+
+work.json is an input like a session record: it is decoded strictly (DecodeError names the bad
+key), and what the agent controls in it (paths, commands) is bounded here, so every rebuild of
+the scorecard from the same file comes out the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from specsnap.scorecard.codec import DecodeError, from_json
+from specsnap.scorecard.model import SHELL_RISKS, RiskyMove, Work, WorkSession
+
+#: Longest path or command kept from the agent's text (the rest is cut, with an ellipsis).
+TARGET_MAX = 200
+#: Risky moves listed; beyond them they are only counted (`Work.risky_moves_total`).
+RISKY_MOVES_MAX = 100
+
+
+def work_of(document: Any) -> Work:
+    """The section from work.json's document."""
+    if not isinstance(document, dict):
+        raise DecodeError("", type(document).__name__, "an object")
+    sessions = tuple(
+        _session(entry, f"sessions[{i}]") for i, entry in enumerate(_list(document, "sessions"))
+    )
+    moves = [
+        _move(entry, f"risky_moves[{i}]") for i, entry in enumerate(_list(document, "risky_moves"))
+    ]
+    return Work(sessions, tuple(moves[:RISKY_MOVES_MAX]), len(moves))
+
+
+def bounded(value: str) -> str:
+    """`value`, at most TARGET_MAX characters."""
+    return value if len(value) <= TARGET_MAX else value[: TARGET_MAX - 1] + "…"
+
+
+def _list(document: Mapping[str, Any], key: str) -> list[Any]:
+    value = document.get(key)
+    if not isinstance(value, list):
+        raise DecodeError(key, type(value).__name__ if key in document else "nothing", "a list")
+    return value
+
+
+def _session(entry: Any, path: str) -> WorkSession:
+    """A session's entry: its summary (rediscovered files counted, the command bounded)."""
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    record = dict(entry)
+    trajectory = entry.get("trajectory")
+    if isinstance(trajectory, dict):
+        files = trajectory.get("rediscovered")
+        if not isinstance(files, list):
+            found = type(files).__name__ if "rediscovered" in trajectory else "nothing"
+            raise DecodeError(f"{path}.trajectory.rediscovered", found, "a list of paths")
+        command = trajectory.get("repeated_failing_command")
+        record["trajectory"] = {
+            **trajectory,
+            "rediscovered_files": len(files),
+            "repeated_failing_command": bounded(command) if isinstance(command, str) else command,
+        }
+    session: WorkSession = from_json(WorkSession, record, path)
+    return session
+
+
+def _move(entry: Any, path: str) -> RiskyMove:
+    """A risky move: its target is the command of a shell move, else the file it concerns."""
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    target = entry.get("target")
+    if not isinstance(target, str):
+        found = repr(target) if "target" in entry else "nothing"
+        raise DecodeError(f"{path}.target", found, "a path or a command")
+    record = {k: entry[k] for k in ("session", "where", "kind") if k in entry}
+    record["command" if entry.get("kind") in SHELL_RISKS else "file"] = bounded(target)
+    move: RiskyMove = from_json(RiskyMove, record, path)
+    return move

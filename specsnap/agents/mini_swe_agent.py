@@ -53,7 +53,8 @@ class MiniSweAgent:
     def invocation(self, ctx: SessionContext) -> Invocation:
         """The command line; also writes the run config (model, meter) into the fresh HOME."""
         route = ctx.routes.get("openai")
-        config = mini_config(ctx.options.get("model", DEFAULT_MODEL), route and route.base_url)
+        base_url = route.base_url if route is not None else None
+        config = mini_config(ctx.options.get("model", DEFAULT_MODEL), base_url)
         (ctx.home / CONFIG_DIR).mkdir(parents=True, exist_ok=True)
         (ctx.home / RUN_CONFIG).write_text(json.dumps(config, indent=2) + "\n", encoding="utf-8")
         argv = [

@@ -1,9 +1,10 @@
-"""The agent CLIs added after the first four (opencode, Qwen Code, mini-swe-agent), offline, through a whole
-SpecSnap run against a scripted model server, like tests/functional/test_agent_clis.py:
-session 1 is cut off at its first edit while the server stalls mid-answer; session 2 hears
-only "continue" (no session-1 text reaches its requests), finishes the sprint and commits; the
-tokens metered are what the server served, the CLI's own report is read beside them, and the
-grade matches the reference solution's (raw retention 1.0, as the sprint is fully solved).
+"""The agent CLIs added after the first four (opencode, Qwen Code, mini-swe-agent), offline,
+through a whole SpecSnap run against a scripted model server, like
+tests/functional/test_agent_clis.py: session 1 is cut off at its first edit while the server
+stalls mid-answer; session 2 hears only "continue" (no session-1 text reaches its requests),
+finishes the sprint and commits; the tokens metered are what the server served, the CLI's own
+report is read beside them, and the grade matches the reference solution's (raw retention 1.0,
+as the sprint is fully solved).
 """
 
 from __future__ import annotations

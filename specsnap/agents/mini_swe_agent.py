@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage, register_agent
+from specsnap.agents.base import Invocation, SessionContext, TokenUsage
 from specsnap.agents.cli_usage import parse_mini_trajectory
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -39,7 +39,6 @@ MINI_ENV: Mapping[str, str] = {
 }
 
 
-@register_agent("mini-swe-agent")
 class MiniSweAgent:
     """mini-swe-agent (`mini --yolo --exit-immediately -t PROMPT`): no confirmation of its
     commands, no question when it wants to finish; metered as an OpenAI Chat Completions client

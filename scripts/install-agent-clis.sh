@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # Install the pinned agent CLIs of scripts/agent-clis.txt into .cache/agents, for the tests that
 # run them offline against scripted model servers. Each lands behind a launcher in
-# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen) that runs it on the right interpreter:
+# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen, mini) that runs it on the right
+# interpreter:
 #   - Node.js >= 22 from the npm `node` package into .cache/agents/node when the system's is older;
-#   - aider in its own virtual environment (.cache/agents/aider), never SpecSnap's, built from a
-#     Python the unprivileged agent account can run.
+#   - aider and mini-swe-agent each in its own virtual environment (.cache/agents/aider,
+#     .cache/agents/mini-swe-agent), never SpecSnap's, built from a Python the unprivileged agent
+#     account can run.
 # Installs what is missing or at another version; a CLI whose package cannot install is reported
 # and left out (its tests then skip, naming it). Prints each install's time.
 set -uo pipefail
@@ -74,19 +76,25 @@ opencode_exe="$(ls "$root"/node_modules/opencode-linux-*/bin/opencode 2>/dev/nul
 timed "qwen $(version_of qwen)" npm_install "$root" "$(pin qwen)"
 launcher qwen "$node_bin" "$root/node_modules/@qwen-code/qwen-code/cli-entry.js"
 
-aider_install() {
+pypi_install() {  # pypi_install VENV PACKAGE VERSION: PACKAGE==VERSION in its own venv VENV
   local python
   python="$(command -v /usr/bin/python3 || command -v python3)"
-  [ -x "$root/aider/bin/python" ] || "$python" -m venv "$root/aider" || return 1
-  if [ "$("$root/aider/bin/python" -m pip show aider-chat 2>/dev/null | awk '/^Version:/ { print $2 }')" \
-      != "$(version_of aider)" ]; then
-    "$root/aider/bin/python" -m pip install --quiet --disable-pip-version-check \
-      "aider-chat==$(version_of aider)" 2>&1 | grep -v '^WARNING: Location' >&2
-    [ "${PIPESTATUS[0]}" -eq 0 ] || return 1
-  fi
-  launcher aider "$root/aider/bin/aider"
+  [ -x "$1/bin/python" ] || "$python" -m venv "$1" || return 1
+  [ "$("$1/bin/python" -m pip show "$2" 2>/dev/null | awk '/^Version:/ { print $2 }')" = "$3" ] &&
+    return 0
+  "$1/bin/python" -m pip install --quiet --disable-pip-version-check "$2==$3" 2>&1 |
+    grep -v '^WARNING: Location' >&2
+  [ "${PIPESTATUS[0]}" -eq 0 ]
+}
+aider_install() {
+  pypi_install "$root/aider" aider-chat "$(version_of aider)" && launcher aider "$root/aider/bin/aider"
 }
 timed "aider $(version_of aider)" aider_install
+mini_install() {
+  pypi_install "$root/mini-swe-agent" mini-swe-agent "$(version_of mini)" &&
+    launcher mini "$root/mini-swe-agent/bin/mini"
+}
+timed "mini $(version_of mini)" mini_install
 
 # The agent account runs these: everything readable and searchable by others.
 chmod -R a+rX "$root"

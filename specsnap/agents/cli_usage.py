@@ -231,6 +231,41 @@ def _qwen_usage(usage: Mapping[str, Any]) -> TokenUsage:
     )
 
 
+_USAGE_KEY = re.compile(r'"usage"\s*:\s*(?=\{)')
+
+
+def parse_mini_trajectory(text: str) -> TokenUsage:
+    """Tokens of a mini-swe-agent trajectory (`mini -o FILE`), which mini rewrites whole after
+    every step: each model response it holds keeps litellm's Chat Completions `usage`, and those
+    are summed. A session cut off while mini rewrote the file leaves it torn, so the usage
+    objects are found by their key rather than by loading the whole document: each one written
+    before the tear counts (inside JSON strings a quote is escaped, so a command's text cannot
+    pass for one). `prompt_tokens` includes the cache reads, as OpenAI counts; SpecSnap's input
+    excludes them."""
+    decoder = json.JSONDecoder()
+    responses: list[TokenUsage] = []
+    for key in _USAGE_KEY.finditer(text):
+        try:
+            usage, _ = decoder.raw_decode(text, key.end())
+        except ValueError:
+            continue
+        if _has_counts(usage, ("prompt_tokens", "completion_tokens")):
+            responses.append(_chat_usage(usage))
+    return _total(responses) if responses else TokenUsage.unknown()
+
+
+def _chat_usage(usage: Mapping[str, Any]) -> TokenUsage:
+    details = usage.get("prompt_tokens_details")
+    cache_read = _count(details.get("cached_tokens")) if isinstance(details, dict) else 0
+    return TokenUsage(
+        max(_count(usage.get("prompt_tokens")) - cache_read, 0),
+        _count(usage.get("completion_tokens")),
+        0,
+        cache_read,
+        REPORTED,
+    )
+
+
 def _stream_event_type(event: Mapping[str, Any]) -> object:
     stream = event.get("event")
     return (

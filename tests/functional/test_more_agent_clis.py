@@ -1,9 +1,10 @@
-"""The agent CLIs added after the first four (opencode, Qwen Code), offline, through a whole
-SpecSnap run against a scripted model server, like tests/functional/test_agent_clis.py:
-session 1 is cut off at its first edit while the server stalls mid-answer; session 2 hears
-only "continue" (no session-1 text reaches its requests), finishes the sprint and commits; the
-tokens metered are what the server served, the CLI's own report is read beside them, and the
-grade matches the reference solution's (raw retention 1.0, as the sprint is fully solved).
+"""The agent CLIs added after the first four (opencode, Qwen Code, mini-swe-agent), offline,
+through a whole SpecSnap run against a scripted model server, like
+tests/functional/test_agent_clis.py: session 1 is cut off at its first edit while the server
+stalls mid-answer; session 2 hears only "continue" (no session-1 text reaches its requests),
+finishes the sprint and commits; the tokens metered are what the server served, the CLI's own
+report is read beside them, and the grade matches the reference solution's (raw retention 1.0,
+as the sprint is fully solved).
 """
 
 from __future__ import annotations
@@ -47,6 +48,16 @@ def qwen_turns() -> list[Turn]:
     return [Turn((call,), Usage(900, 120, 0, 2500)), Turn((text("Done."),), Usage(300, 30, 0, 0))]
 
 
+def mini_turns() -> list[Turn]:
+    """mini's one tool is bash; it finishes when a command echoes its submit marker."""
+    command = heredoc("report/lines.py", SOLVED["report/lines.py"]) + COMMIT
+    submit = tool_use("bash", command="echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT")
+    return [
+        Turn((tool_use("bash", command=command),), Usage(900, 120, 0, 2500)),
+        Turn((submit,), Usage(300, 30, 0, 0)),
+    ]
+
+
 @dataclass(frozen=True)
 class Play:
     cli: str
@@ -57,6 +68,7 @@ class Play:
 PLAYS = {
     "opencode": Play("opencode", "opencode", opencode_turns),
     "qwen-code": Play("qwen", "qwen-code", qwen_turns),
+    "mini-swe-agent": Play("mini", "mini-swe-agent", mini_turns),
 }
 
 

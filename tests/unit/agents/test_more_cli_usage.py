@@ -1,10 +1,14 @@
-"""Usage reports of the CLIs added after the first four: opencode and Qwen Code."""
+"""Usage reports of the CLIs added after the first four: opencode, Qwen Code, mini-swe-agent."""
 
 from __future__ import annotations
 
 import json
 
-from specsnap.agents.cli_usage import parse_opencode_events, parse_qwen_stream
+from specsnap.agents.cli_usage import (
+    parse_mini_trajectory,
+    parse_opencode_events,
+    parse_qwen_stream,
+)
 from specsnap.tokens import TokenUsage
 
 
@@ -55,3 +59,29 @@ def test_qwen_cut_off_sums_its_messages_and_skips_a_torn_last_line() -> None:
     )
     assert parse_qwen_stream(text) == TokenUsage(1200, 150, 0, 2600, "reported")
     assert parse_qwen_stream("torn {").source == "unknown"
+
+
+def mini_response(prompt: int, completion: int, cached: int) -> dict[str, object]:
+    usage = {"prompt_tokens": prompt, "completion_tokens": completion,
+             "prompt_tokens_details": {"cached_tokens": cached}}  # fmt: skip
+    message = {"role": "assistant", "content": "ok"}
+    return {**message, "extra": {"response": {"choices": [{"message": message}], "usage": usage}}}
+
+
+def mini_trajectory(*responses: dict[str, object]) -> str:
+    command = {"role": "tool", "content": 'echo \'"usage": {"prompt_tokens": 99}\''}
+    messages = [{"role": "system", "content": "s"}, command, *responses]
+    return json.dumps({"info": {"model_stats": {}}, "messages": messages}, indent=2)
+
+
+def test_mini_sums_every_response_of_its_trajectory_and_input_excludes_cache_reads() -> None:
+    text = mini_trajectory(mini_response(3400, 120, 2500), mini_response(400, 30, 100))
+    assert parse_mini_trajectory(text) == TokenUsage(1200, 150, 0, 2600, "reported")
+
+
+def test_mini_torn_trajectory_counts_the_responses_written_before_the_tear() -> None:
+    text = mini_trajectory(mini_response(3400, 120, 2500), mini_response(400, 30, 100))
+    torn = text[: text.rindex('"completion_tokens"')]
+    assert parse_mini_trajectory(torn) == TokenUsage(900, 120, 0, 2500, "reported")
+    assert parse_mini_trajectory(text[:20]).source == "unknown"
+    assert parse_mini_trajectory("").source == "unknown"

@@ -181,6 +181,30 @@ def specsnap(*args: str, settings: dict[str, str]) -> subprocess.CompletedProces
     )
 
 
+def play_run(
+    play: Playbook,
+    run: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    key: str,
+    options: list[str],
+    *extra: str,
+) -> subprocess.CompletedProcess[str]:
+    """A whole tier-90 run step by step (`extra`: more `prepare` arguments): session 1 against
+    the first server, session 2 against the second; the grade step's process."""
+    first, second = servers
+    prepared = specsnap(
+        "prepare", "--tier", "90", "--agent", play.agent, *extra,
+        *(arg for option in options for arg in ("--agent-opt", option)),
+        "--out", str(run), settings=play.settings(first, key),
+    )  # fmt: skip
+    assert prepared.returncode == 0, prepared.stderr
+    one = specsnap("session", str(run), "1", settings=play.settings(first, key))
+    assert one.returncode == 0, one.stderr
+    two = specsnap("session", str(run), "2", settings=play.settings(second, key))
+    assert two.returncode == 0, two.stderr
+    return specsnap("grade", str(run), settings={})
+
+
 def scripted_calls(turns: list[Turn]) -> list[tuple[str, dict[str, Any]]]:
     return [(b.name, b.input) for turn in turns for b in turn.blocks if b.type == "tool_use"]
 
@@ -222,17 +246,7 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     first.on_stall = lambda _: edited.write_text(SOLVED["units/convert.py"])
     options = [f"bin={binary}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
-        prepared = specsnap(
-            "prepare", "--tier", "90", "--agent", play.agent,
-            *(arg for option in options for arg in ("--agent-opt", option)),
-            "--out", str(run), settings=play.settings(first, key),
-        )  # fmt: skip
-        assert prepared.returncode == 0, prepared.stderr
-        one = specsnap("session", str(run), "1", settings=play.settings(first, key))
-        assert one.returncode == 0, one.stderr
-        two = specsnap("session", str(run), "2", settings=play.settings(second, key))
-        assert two.returncode == 0, two.stderr
-        graded = specsnap("grade", str(run), settings={})
+        graded = play_run(play, run, (first, second), key, options)
     first.stop()
     second.stop()
     data = card(run)

@@ -29,6 +29,7 @@ from tests.functional.test_agent_clis import (
     aider_whole,
     counts,
     heredoc,
+    play_run,
     specsnap,
 )
 from tests.support import fake_anthropic, fake_gemini, fake_openai
@@ -66,17 +67,7 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
     )
     options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
-        prepared = specsnap(
-            "prepare", "--tier", "90", "--agent", play.agent, "--handoff", mode,
-            *(arg for option in options for arg in ("--agent-opt", option)),
-            "--out", str(run), settings=play.settings(first, key),
-        )  # fmt: skip
-        assert prepared.returncode == 0, prepared.stderr
-        one = specsnap("session", str(run), "1", settings=play.settings(first, key))
-        assert one.returncode == 0, one.stderr
-        two = specsnap("session", str(run), "2", settings=play.settings(second, key))
-        assert two.returncode == 0, two.stderr
-        graded = specsnap("grade", str(run), settings={})
+        graded = play_run(play, run, (first, second), key, options, "--handoff", mode)
         assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
     first.stop()
     second.stop()

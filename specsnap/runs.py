@@ -133,6 +133,10 @@ def prepare_run(
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)
+        if not existing.baseline_commit:
+            raise UsageError(
+                f"an earlier prepare of {out} did not finish; remove it and prepare again"
+            )
         same = replace(
             existing,
             baseline_commit="",
@@ -147,9 +151,16 @@ def prepare_run(
         raise UsageError(f"{out} exists and is not empty; choose another --out")
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o711)  # the agent may pass through to its sandbox, never list the run
-    run_as = lease_agent_account(out.resolve())
+    wanted = replace(wanted, run_dir=out.resolve())
+    # run.json names the account from the moment the lease does (both under the pool's lock):
+    # a lease is held exactly as long as a run.json records it.
+    run_as = lease_agent_account(
+        wanted.run_dir,
+        on_lease=lambda account: replace(wanted, agent_account=account_field(account)).save(),
+    )
     if not can_execute(str(out), run_as):
-        release_agent_account(out.resolve())
+        release_agent_account(wanted.run_dir)
+        (out / RUN_FILE).unlink(missing_ok=True)
         raise UsageError(
             f"the agent account {run_as.name!r} cannot reach {out.resolve()}: a parent directory "
             "is closed to it; choose a run directory under a world-searchable one such as /tmp"
@@ -160,10 +171,14 @@ def prepare_run(
     own_git(sandbox, "config", "user.name", "Developer")
     own_git(sandbox, "config", "user.email", "developer@example.invalid")
     (out / "sessions").mkdir(mode=0o700)
-    account = "" if run_as.is_self else run_as.name
-    run = replace(wanted, baseline_commit=commit, agent_account=account)
+    run = replace(wanted, baseline_commit=commit, agent_account=account_field(run_as))
     run.save()
     return run
+
+
+def account_field(account: RunAs) -> str:
+    """What run.json records of the agent's account: its name, or "" for SpecSnap's own user."""
+    return "" if account.is_self else account.name
 
 
 def plant_baseline(tier: Tier, sandbox: Path) -> str:
@@ -309,19 +324,25 @@ def _held(lease: Path, name: str) -> bool:
     holder = _holder(lease)
     if holder is None or not holder.is_dir() or (holder / "scorecard.json").exists():
         return False
-    try:
+    try:  # prepare writes run.json under the pool's lock as it takes the lease
         return bool(json.loads((holder / RUN_FILE).read_text()).get("agent_account") == name)
-    except FileNotFoundError:
-        return True  # still being prepared
     except (OSError, ValueError, AttributeError):
-        return False
+        return False  # removed (even half-way), or never a run
 
 
-def lease_agent_account(run_dir: Path, wanted: str | None = None) -> RunAs:
+def lease_agent_account(
+    run_dir: Path,
+    wanted: str | None = None,
+    on_lease: Callable[[RunAs], None] | None = None,
+) -> RunAs:
     """The account the run at `run_dir` runs its agent as, leased to it (`wanted`: the account
-    run.json records). Not root: SpecSnap's own user (it cannot switch)."""
+    run.json records; `on_lease`: called with the account under the pool's lock, to record it).
+    Not root: SpecSnap's own user (it cannot switch)."""
     if os.geteuid() != 0:
-        return current_user()
+        user = current_user()
+        if on_lease is not None:
+            on_lease(user)
+        return user
     names = [wanted] if wanted else list(agent_pool())
     accounts = [a for a in map(account_named, names) if a is not None]
     if not accounts:
@@ -337,6 +358,8 @@ def lease_agent_account(run_dir: Path, wanted: str | None = None) -> RunAs:
                 tmp = leases / f".{account.name}.lease.tmp"
                 tmp.write_text(f"{run_dir}\n")
                 os.replace(tmp, lease)
+                if on_lease is not None:
+                    on_lease(account)
                 return account
             busy.append(f"{account.name} ({_holder(lease)})")
     raise InfrastructureError(f"every agent account is in use by another run: {', '.join(busy)}")

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from specsnap.errors import InfrastructureError
+from specsnap.identity import RunAs
 from specsnap.rundir import RUN_FILE
 from specsnap.runs import lease_agent_account, release_agent_account
 
@@ -29,34 +30,69 @@ def run_dir(base: Path, name: str) -> Path:
     return path
 
 
+def lease(run: Path, wanted: str | None = None) -> RunAs:
+    """Lease as prepare does: run.json records the account under the pool's lock."""
+    record = (run / RUN_FILE).write_text
+    return lease_agent_account(
+        run, wanted, on_lease=lambda account: record(f'{{"agent_account": "{account.name}"}}')
+    )
+
+
 def test_parallel_runs_get_distinct_accounts_and_keep_theirs(pool: Path) -> None:
     a, b = run_dir(pool, "a"), run_dir(pool, "b")
-    first, second = lease_agent_account(a), lease_agent_account(b)
+    first, second = lease(a), lease(b)
     assert {first.name, second.name} == {"dev6", "dev7"}
-    assert lease_agent_account(a, first.name) == first  # a later step of the same run
+    assert lease(a, first.name) == first  # a later step of the same run
     with pytest.raises(InfrastructureError, match="in use by another run"):
-        lease_agent_account(run_dir(pool, "c"))
+        lease(run_dir(pool, "c"))
     with pytest.raises(InfrastructureError, match="in use by another run"):
-        lease_agent_account(b, first.name)  # run b cannot take run a's account
+        lease(b, first.name)  # run b cannot take run a's account
 
 
 def test_an_account_is_free_again_once_its_run_is_gone_graded_or_released(pool: Path) -> None:
     a, b = run_dir(pool, "a"), run_dir(pool, "b")
-    lease_agent_account(a)
-    lease_agent_account(b)
+    lease(a)
+    lease(b)
     shutil.rmtree(a)
-    assert lease_agent_account(run_dir(pool, "c")).name == "dev6"
+    assert lease(run_dir(pool, "c")).name == "dev6"
     (b / "scorecard.json").write_text("{}")
-    assert lease_agent_account(run_dir(pool, "d")).name == "dev7"
+    assert lease(run_dir(pool, "d")).name == "dev7"
     release_agent_account(pool / "c")
-    assert lease_agent_account(run_dir(pool, "e")).name == "dev6"
+    assert lease(run_dir(pool, "e")).name == "dev6"
 
 
 def test_a_run_json_naming_another_account_does_not_hold_it(pool: Path) -> None:
     a = run_dir(pool, "a")
-    assert lease_agent_account(a).name == "dev6"
+    assert lease(a).name == "dev6"
     (a / RUN_FILE).write_text('{"agent_account": "dev7"}')
-    assert lease_agent_account(run_dir(pool, "b")).name == "dev6"
+    assert lease(run_dir(pool, "b")).name == "dev6"
+
+
+def test_a_run_removed_half_way_holds_nothing(pool: Path) -> None:
+    """A run directory whose removal stopped part-way (its run.json gone, a sandbox left behind,
+    say under a mount) frees its account: the lease lives exactly as long as run.json."""
+    a = run_dir(pool, "a")
+    assert lease(a).name == "dev6"
+    (a / "sandbox").mkdir()
+    (a / RUN_FILE).unlink()
+    assert lease(run_dir(pool, "b")).name == "dev6"
+
+
+def test_a_lease_is_recorded_before_anyone_else_can_look(pool: Path) -> None:
+    """The account is written to run.json under the pool's lock, so a run that has leased but
+    not yet finished preparing still holds it."""
+    seen: list[str] = []
+    a = run_dir(pool, "a")
+
+    def record(account: RunAs) -> None:
+        (a / RUN_FILE).write_text(f'{{"agent_account": "{account.name}"}}')
+        seen.append(account.name)
+
+    lease_agent_account(a, on_lease=record)
+    assert seen == ["dev6"]
+    assert lease(run_dir(pool, "b")).name == "dev7"
+    with pytest.raises(InfrastructureError, match="in use by another run"):
+        lease(run_dir(pool, "c"))
 
 
 def test_missing_accounts_name_the_setup_script(
@@ -64,4 +100,4 @@ def test_missing_accounts_name_the_setup_script(
 ) -> None:
     monkeypatch.setenv("SPECSNAP_AGENT_POOL", "specsnap-no-such-account")
     with pytest.raises(InfrastructureError, match=r"setup-accounts\.sh"):
-        lease_agent_account(run_dir(pool, "a"))
+        lease(run_dir(pool, "a"))

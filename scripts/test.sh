@@ -2,8 +2,17 @@
 # Install SpecSnap with its development tools into .venv (and the tools its tests drive into
 # .cache), then run every check:
 # ruff (lint + format), mypy, import-linter (the core's own boundaries), and pytest.
+#
+#   scripts/test.sh [--soak] [PYTEST ARGS...]
+#
+# --soak also runs the long proofs (tests marked `soak`: each tier's validation, every seed of
+# the control sweep, twenty repeats under load); README.md, Tests, gives their times.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+if [ "${1:-}" = --soak ]; then
+  export SPECSNAP_SOAK=1
+  shift
+fi
 python3 -m venv .venv
 .venv/bin/python -m pip install --quiet --upgrade pip
 .venv/bin/python -m pip install --quiet -e '.[dev]'

@@ -18,6 +18,27 @@ from specsnap.tier.model import Tier
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE_TIERS = ROOT / "tests" / "fixtures" / "tiers"
 
+#: `scripts/test.sh --soak` (SPECSNAP_SOAK=1) runs the long proofs at full size: each shipped
+#: tier's validation, every seed of the control sweep, twenty repeats under load. The default run
+#: (CI's) leaves the tests marked `soak` out, reported as deselected, and plays the other sweeps
+#: at a smaller size (`soak_size`); README.md, Tests, says what each costs.
+SOAK = os.environ.get("SPECSNAP_SOAK") == "1"
+
+
+def soak_size(full: int, default: int) -> int:
+    """How many times a sweep plays: `full` under --soak, else `default`."""
+    return full if SOAK else default
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Leave out the tests marked `soak` unless the run is a soak (they show as deselected)."""
+    if SOAK:
+        return
+    soaks = [item for item in items if item.get_closest_marker("soak")]
+    if soaks:
+        config.hook.pytest_deselected(items=soaks)
+        items[:] = [item for item in items if not item.get_closest_marker("soak")]
+
 
 @pytest.fixture(scope="session", autouse=True)
 def agent_accounts() -> None:

@@ -1,19 +1,21 @@
-"""SpecSnap's own control agents are honest: on every tier, over twenty seeds, none of their
-sessions records a protocol breach, and a repeated run gives the same scorecard.
+"""SpecSnap's own control agents are honest: on every tier, over twenty seeds (the soak run;
+seeds 3 and 13 in the default run), none of their sessions records a protocol breach, and a
+repeated run gives the same scorecard.
 
 A scorecard is made of two things: the sessions as their records state them (the scorecard's
 `sessions`, built by `Session.from_record`) and the grading of the final commit, a function of
 its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test
-plays every seed and, for every fifth seed (3, 8, 13, 18), plays it again and requires both to
-be identical (timings aside); the second grades two whole runs per tier and control (seed 13,
-where the amnesiac used to breach on tier 4) and compares the scorecards themselves.
-`SPECSNAP_REPEAT_EVERY_SEED=1` repeats all twenty seeds (the sweep this file ran in CI until
-the suite grew past its time budget; it never found a difference).
+plays every seed and plays some again, requiring both to be identical (timings aside): in the
+soak run every fifth seed (3, 8, 13, 18), in the default run seed 3
+(`SPECSNAP_REPEAT_EVERY_SEED=1` repeats them all; it never found a difference). The second
+grades two whole runs per tier and control (seed 13, where the amnesiac used to breach on tier
+4) and compares the scorecards themselves.
 
 Cost (2 cores, idle, measured): a run without grading and with the meter off (neither changes
 what a control does or what the reconciliation sees) takes about 1.9 s on tier 4 and 3 s on
-tier 1 (its baseline check grades the baseline commit); 24 runs an item, 20 items; about 3.5
-times that on a loaded CI machine. The second test: about 1.5 minutes of CPU.
+tier 1 (its baseline check grades the baseline commit); 24 runs an item in the soak run, 3 in
+the default run, 20 items; about 3.5 times that on a loaded CI machine. The second test: about
+1.5 minutes of CPU.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from specsnap.runs import grade_run, prepare_run, release_agent_account, run_ses
 from specsnap.scorecard.codec import to_json
 from specsnap.scorecard.model import Session
 from specsnap.tier.loading import load_tier
-from tests.conftest import ROOT
+from tests.conftest import ROOT, SOAK
 from tests.functional.cli import card, without_timings
 
 pytestmark = [
@@ -39,8 +41,11 @@ pytestmark = [
 
 TIERS = ("tier-1", "tier-2", "tier-3", "tier-4")
 CONTROLS = ("notetaker", "tracker", "amnesiac", "recall", "noop")
-SEEDS = range(20)
-REPEATED_SEEDS = SEEDS if os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1" else SEEDS[3::5]
+SEEDS: tuple[int, ...] = tuple(range(20)) if SOAK else (3, 13)
+if os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1":
+    REPEATED_SEEDS = SEEDS
+else:
+    REPEATED_SEEDS = SEEDS[3::5] if SOAK else (3,)
 REPEATED_SEED = 13
 
 

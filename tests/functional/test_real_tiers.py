@@ -1,7 +1,8 @@
 """Every shipped tier is sound and separates the control agents (docs/protocol.md).
 
-CI validates each tier over two seeds (every check, and each seed's reference against the other's
-values); `specsnap tiers validate --seeds 5` is the full proof, which takes minutes per tier.
+The soak run (`scripts/test.sh --soak`) validates each tier over two seeds (every check, and each
+seed's reference against the other's values; 5 to 7 minutes a tier on 2 cores); `specsnap tiers
+validate --seeds 5` is the full proof. The default run grades the controls on every tier.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ TIERS = list_tiers()
 pytestmark = pytest.mark.slow
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("tier", TIERS)
 def test_tier_validates(tier: str) -> None:
     proc = specsnap("tiers", "validate", tier, "--seeds", "2", timeout=900)

@@ -16,6 +16,7 @@ Usage: python benchmarks/cutoff_latency.py [--trials 220] [--interval-ms 10]
 from __future__ import annotations
 
 import argparse
+import contextlib
 import mmap
 import os
 import statistics
@@ -28,7 +29,7 @@ import time
 from pathlib import Path
 
 from specsnap.identity import RunAs, python_for
-from specsnap.runs import lease_agent_account, release_agent_account
+from specsnap.runs import agent_account_held
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
 
@@ -110,27 +111,23 @@ def main() -> None:
     parser.add_argument("--interval-ms", type=float, default=10.0)
     args = parser.parse_args()
     latencies, slips, sweeps, missing, realtime = [], [], [], 0, False
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as stack:
         os.chmod(tmp, 0o711)  # the writer may run as the agent account
         # Leased like a run's: every trial ends all processes of the account, and an account
         # no lease holds may be serving a real evaluation (or a test) on this machine.
-        leased = lease_agent_account(Path(tmp)) if os.geteuid() == 0 else None
+        leased = stack.enter_context(agent_account_held(Path(tmp))) if os.geteuid() == 0 else None
         account = leased if leased is not None and not leased.is_self else None
-        try:
-            for i in range(args.trials):
-                root = Path(tmp) / str(i)
-                root.mkdir()
-                result = trial(root, args.interval_ms / 1000, account)
-                if result is None:
-                    missing += 1
-                    continue
-                latencies.append(result[0])
-                slips.append(result[1])
-                sweeps.append(result[2])
-                realtime = result[3]
-        finally:
-            if leased is not None:
-                release_agent_account(Path(tmp))
+        for i in range(args.trials):
+            root = Path(tmp) / str(i)
+            root.mkdir()
+            result = trial(root, args.interval_ms / 1000, account)
+            if result is None:
+                missing += 1
+                continue
+            latencies.append(result[0])
+            slips.append(result[1])
+            sweeps.append(result[2])
+            realtime = result[3]
     latencies.sort()
     p99 = latencies[max(0, int(len(latencies) * 0.99) - 1)]
     mode = f"account {account.name}" if account else "process group only (not root, or no account)"

@@ -365,6 +365,22 @@ def lease_agent_account(
     raise InfrastructureError(f"every agent account is in use by another run: {', '.join(busy)}")
 
 
+@contextlib.contextmanager
+def agent_account_held(holder: Path) -> Iterator[RunAs]:
+    """An account of the agent pool for a job that is not a run (a test, a benchmark), leased
+    to `holder` for the block: a run.json there records it, as prepare's does, and goes with
+    the lease."""
+
+    def record(account: RunAs) -> None:
+        (holder / RUN_FILE).write_text(json.dumps({"agent_account": account_field(account)}))
+
+    try:
+        yield lease_agent_account(holder, on_lease=record)
+    finally:
+        release_agent_account(holder)
+        (holder / RUN_FILE).unlink(missing_ok=True)
+
+
 def release_agent_account(run_dir: Path) -> None:
     """Give up the lease the run at `run_dir` holds, if any."""
     if os.geteuid() != 0 or not _lease_dir().is_dir():

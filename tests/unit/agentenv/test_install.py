@@ -11,7 +11,7 @@ import pytest
 from specsnap.agentenv.install import agent_path, install_agent
 from specsnap.errors import UsageError
 from specsnap.identity import RunAs
-from specsnap.runs import lease_agent_account, release_agent_account
+from specsnap.runs import agent_account_held
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -30,12 +30,9 @@ def test_the_install_runs_as_the_agent_account_without_secrets_and_is_sealed(
 ) -> None:
     # Leased like a run's: the install ends every process of its account, and an account no
     # lease holds may be serving a real evaluation on this machine.
-    account = lease_agent_account(tmp_path)
-    assert not account.is_self, "scripts/setup-accounts.sh creates the agent pool"
-    try:
+    with agent_account_held(tmp_path) as account:
+        assert not account.is_self, "scripts/setup-accounts.sh creates the agent pool"
         _install_and_check(tmp_path, monkeypatch, account)
-    finally:
-        release_agent_account(tmp_path)
 
 
 def _install_and_check(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, account: RunAs) -> None:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from specsnap.identity import RunAs, python_for
-from specsnap.runs import lease_agent_account, release_agent_account
+from specsnap.runs import agent_account_held
 from specsnap.sessions.processes import (
     STOP_WAIT_S,
     SessionMarks,
@@ -48,11 +48,10 @@ with open(sys.argv[1], "a") as out:
 
 @pytest.fixture
 def account(tmp_path: Path) -> Iterator[RunAs]:
-    account = lease_agent_account(tmp_path)
-    assert not account.is_self, "the agent pool is missing (scripts/setup-accounts.sh)"
-    yield account
-    end_account(account)
-    release_agent_account(tmp_path)
+    with agent_account_held(tmp_path) as account:
+        assert not account.is_self, "the agent pool is missing (scripts/setup-accounts.sh)"
+        yield account
+        end_account(account)
 
 
 def start_as(

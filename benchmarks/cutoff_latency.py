@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from specsnap.identity import RunAs, python_for
+from specsnap.accounts.identity import RunAs, python_for
 from specsnap.runs import lease_agent_account, release_agent_account
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze, terminate

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.identity import RunAs, python_for
+from specsnap.accounts.identity import RunAs, python_for
 from specsnap.runs import lease_agent_account, release_agent_account
 from specsnap.sessions.processes import (
     STOP_WAIT_S,

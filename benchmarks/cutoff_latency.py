@@ -28,7 +28,7 @@ import threading
 import time
 from pathlib import Path
 
-from specsnap.identity import RunAs, python_for
+from specsnap.accounts.identity import RunAs, python_for
 from specsnap.runs import agent_account_held
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze, terminate

@@ -7,8 +7,8 @@ Steps map onto the library: prepare → `specsnap.runs.prepare_run`, session →
 `specsnap.bot.respond.handle_comment`, submit → `specsnap.submission.bundle.create_submission`;
 `all` runs prepare, every session, grade and publish.
 Every step ends by handing what it wrote in the workspace to the workspace's owner
-(`specsnap.ownership`). Exit codes (STYLE.md): 0 ran and passed, 1 ran and did not pass (per
-`fail_on`), 2 bad input, 3 infrastructure failure.
+(`specsnap.accounts.ownership`). Exit codes (STYLE.md): 0 ran and passed, 1 ran and did not pass
+(per `fail_on`), 2 bad input, 3 infrastructure failure.
 """
 
 from __future__ import annotations
@@ -34,19 +34,19 @@ from entrypoint.publishing import (
 )
 from entrypoint.settings import Settings, Step
 from specsnap import rundir, runs
+from specsnap.accounts.identity import account_named, current_user
+from specsnap.accounts.ownership import check_owner, hand_over, reclaim, workspace_owner
 from specsnap.agentenv.install import AgentEnv, agent_path, install_agent, load_agent_env, seal
 from specsnap.agentenv.remote import RemoteEnvironment
 from specsnap.agents.base import use_agent_environment
 from specsnap.bot.respond import BotResult, Outcome, comment_event, handle_comment
 from specsnap.errors import InfrastructureError, SpecSnapError, UsageError
-from specsnap.identity import account_named, current_user
-from specsnap.ownership import check_owner, hand_over, reclaim, workspace_owner
 from specsnap.publish.github import connect, get_repository
 from specsnap.publish.policy import any_fails
-from specsnap.receipt import merkle_digest
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
 from specsnap.scorecard.model import Scorecard, Session
+from specsnap.scorecard.receipt import merkle_digest
 from specsnap.submission.bundle import create_submission
 from specsnap.tier.loading import load_tier
 

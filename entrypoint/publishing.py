@@ -32,8 +32,8 @@ from specsnap.render.checks import annotations_for, check_name
 from specsnap.render.comment import NotEvaluated, comment_marker
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard, Session, cell_label
-from specsnap.scoring import effective_tokens
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.scoring import effective_tokens
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.verify import verify_scorecard
 
 #: Beside a scorecard, or instead of one: a run that was not evaluated, and why.

@@ -1,5 +1,5 @@
 """`python -m specsnap` is the `specsnap` command."""
 
-from specsnap.cli import main
+from specsnap.cli.main import main
 
 main()

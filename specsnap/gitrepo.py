@@ -9,6 +9,8 @@ refs and HEAD that SpecSnap parsed itself. What git writes lands there; SpecSnap
 what it keeps (`keep_objects`, `set_ref`, `put_index`) through specsnap.safefiles. Every object
 SpecSnap reads is checked against its id, and a `.git` that is not a plain directory is never
 followed. `own_git()` is for repositories SpecSnap made and no agent has written to.
+
+Over 400 lines: the borrowed repository and every read through it form one defence.
 """
 
 from __future__ import annotations

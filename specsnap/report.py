@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from specsnap import __version__
+from specsnap.accounts.identity import account_named, current_user, isolation_problems
 from specsnap.errors import InputError, Problem
-from specsnap.identity import account_named, current_user, isolation_problems
 from specsnap.render.markdown import render_markdown
 from specsnap.scorecard.codec import DecodeError
 from specsnap.scorecard.io import seal, write_scorecard
@@ -38,10 +38,10 @@ from specsnap.scorecard.model import (
     Timings,
     Work,
 )
+from specsnap.scorecard.scoring import compute_scores, token_trust_problems
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.scorecard.work import work_of
-from specsnap.scoring import compute_scores, token_trust_problems
 from specsnap.tier.draws import draw
-from specsnap.tokens import TokenUsage
 from specsnap.trajectory.work import WORK_FILE
 
 if TYPE_CHECKING:

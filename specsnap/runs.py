@@ -24,21 +24,21 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
-from specsnap.gitrepo import create_baseline, own_git, rev_parse
-from specsnap.grading import grade_repository
-from specsnap.identity import (
+from specsnap.accounts.identity import (
     RunAs,
     account_named,
     agent_pool,
     can_execute,
     current_user,
 )
-from specsnap.receipt import tier_digest
+from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
+from specsnap.gitrepo import create_baseline, own_git, rev_parse
+from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
 from specsnap.rundir import RUN_FILE, Run, load_run
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
+from specsnap.scorecard.receipt import tier_digest
 from specsnap.sessions.processes import account_pids, end_account
 from specsnap.stage2.perturbations import (
     incomplete_reasons,

@@ -25,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.gitrepo import GitError, rev_parse
-from specsnap.receipt import scorecard_digest, tier_digest
 from specsnap.rundir import Run, load_run
 from specsnap.runs import regrade, session_breaches, session_records
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
+from specsnap.scorecard.receipt import scorecard_digest, tier_digest
 from specsnap.tier.loading import load_tier
 
 #: How many differences a failed rebuild lists (the first one decides; the rest help).

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.identity import account_named, agent_pool
+from specsnap.accounts.identity import account_named, agent_pool
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
 

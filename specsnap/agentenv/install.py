@@ -9,10 +9,10 @@ The command runs as the run's agent account, which cannot read the tier (hidden 
 solution, later amendments) nor any run record, with a fresh HOME and only the package managers'
 network settings of the environment (no API key); never as root (refused). When SpecSnap itself
 is not root, that account is SpecSnap's own user, which can read the tier: such a scorecard is
-unofficial anyway, and says why (specsnap.identity.isolation_problems). Afterwards every process
-of the account is ended, and the prefix is handed to root with no write bit for anyone else: the
-agent executes what it installed, but a session can neither change it nor leave anything in it
-for the next.
+unofficial anyway, and says why (specsnap.accounts.identity.isolation_problems). Afterwards every
+process of the account is ended, and the prefix is handed to root with no write bit for anyone
+else: the agent executes what it installed, but a session can neither change it nor leave
+anything in it for the next.
 """
 
 from __future__ import annotations
@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from specsnap.accounts.identity import RunAs, account_named, give_to, take_back
 from specsnap.errors import InfrastructureError, UsageError
-from specsnap.identity import RunAs, account_named, give_to, take_back
 from specsnap.sessions.processes import end_account
 
 MANIFEST = "agent.json"

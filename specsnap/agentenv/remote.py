@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 
 import specsnap
+from specsnap.accounts.identity import RunAs, give_to, take_back
 from specsnap.agentenv.install import AgentEnv, agent_path, load_agent_env
 from specsnap.agents.base import WEB_TOOLS, AgentAdapter, Invocation, SessionContext
 from specsnap.errors import UsageError
-from specsnap.identity import RunAs, give_to, take_back
+from specsnap.scorecard.tokens import TOKEN_KEYS, TokenUsage
 from specsnap.sessions.processes import end_account
-from specsnap.tokens import TOKEN_KEYS, TokenUsage
 
 HELPER = Path(__file__).with_name("helper.py")
 GROUP = "specsnap.agents"

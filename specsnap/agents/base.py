@@ -26,7 +26,7 @@ from typing import Protocol
 
 from specsnap.errors import UsageError
 from specsnap.scorecard.model import HANDOFF_MODES
-from specsnap.tokens import TOKEN_SOURCES, TokenUsage
+from specsnap.scorecard.tokens import TOKEN_SOURCES, TokenUsage
 
 __all__ = [
     "HANDOFF_MODES",

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 REPORTED = "reported"
 

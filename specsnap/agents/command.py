@@ -23,7 +23,7 @@ from pathlib import Path
 
 from specsnap.agents.base import Invocation, SessionContext
 from specsnap.errors import UsageError
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 ALIASES = {
     "input": ("input", "input_tokens"),

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
+from specsnap.accounts.identity import anyone, python_for
 from specsnap.agents.base import Invocation, SessionContext
-from specsnap.identity import anyone, python_for
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 SCRIPT = "control_agent.py"
 

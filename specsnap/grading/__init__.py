@@ -24,7 +24,6 @@ from specsnap.grading.imports import (
 )
 from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
-from specsnap.receipt import merkle_digest
 from specsnap.scorecard.model import (
     BaselineFailure,
     Breach,
@@ -35,7 +34,8 @@ from specsnap.scorecard.model import (
     TestResult,
     WiringViolation,
 )
-from specsnap.scoring import requirement_passed
+from specsnap.scorecard.receipt import merkle_digest
+from specsnap.scorecard.scoring import requirement_passed
 from specsnap.tier.model import Tier
 from specsnap.tier.params import render
 

@@ -27,8 +27,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from specsnap.accounts import claim, pool
-from specsnap.identity import RunAs, python_for
+from specsnap.accounts.identity import RunAs, python_for
+from specsnap.accounts.pools import claim, pool
 from specsnap.shared_state import world_writable_dirs
 
 SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject11

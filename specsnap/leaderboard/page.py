@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from html import escape
 
 from specsnap import __version__
-from specsnap.aggregate import Estimate, Result, Summary, agent_label, summarize
 from specsnap.leaderboard.plot import LEGEND, tier_plot
 from specsnap.ledger.chain import UNLOCK_TES, Ledger, unlocking_entry
 from specsnap.ledger.entry import Entry
 from specsnap.render.summary import NO_VALUE, interval_text, mean_text, stage_name
 from specsnap.render.words import percent, tes_text
+from specsnap.scorecard.aggregate import Estimate, Result, Summary, agent_label, summarize
 from specsnap.scorecard.spread import CONFIDENCE
 
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"

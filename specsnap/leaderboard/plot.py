@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
-from specsnap.aggregate import Result, Summary
 from specsnap.render.words import percent
+from specsnap.scorecard.aggregate import Result, Summary
 
 WIDTH = 720
 LEFT = 200  # room for the agent's name

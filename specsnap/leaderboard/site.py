@@ -13,10 +13,10 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from specsnap.aggregate import summarize, summary_json
 from specsnap.leaderboard.page import render_page, result_of_entry
 from specsnap.ledger.chain import Ledger, stage_for, unlocking_entry
 from specsnap.ledger.store import load_ledger
+from specsnap.scorecard.aggregate import summarize, summary_json
 
 
 def build_site(ledger_path: Path, out: Path) -> Path:

@@ -15,8 +15,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from specsnap.receipt import canonical_json
 from specsnap.scorecard.codec import DecodeError, from_json, meta, to_json
+from specsnap.scorecard.receipt import canonical_json
 
 GENESIS = "0" * 64
 SHA256 = "^[0-9a-f]{64}$"

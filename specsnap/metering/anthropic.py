@@ -13,7 +13,7 @@ from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
 from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 #: Claude Code asks with `?beta=true`. Token counting and the model list are free; Message
 #: Batches, files and the legacy `/v1/complete` are not here, so they are refused.

@@ -11,7 +11,7 @@ from typing import Any
 
 from specsnap.metering import anthropic, gemini, openai
 from specsnap.metering.endpoints import Endpoint
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 _KEY_ALPHABET = string.ascii_letters + string.digits
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
 from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 _MODEL = f"/v1(alpha|beta)?/models/{SEGMENT}"
 #: `alt=sse` or `alt=json` only: `alt=proto` answers in a form the meter does not read, and a

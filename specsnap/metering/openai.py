@@ -17,7 +17,7 @@ from typing import Any
 
 from specsnap.metering.counts import count, has_counts
 from specsnap.metering.endpoints import SEGMENT, Endpoint
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 #: Paths under the base URL (`…/v1`). Legacy `/completions`, batches, files, embeddings and a
 #: stored response fetched again are not here, so they are refused.

@@ -13,6 +13,8 @@ still arriving when the meter stops is counted from what arrived. An answer of a
 endpoint whose usage cannot be read (it never came, was cut off before any count, or was in a
 form the meter does not read) is *unreadable*: the session's tokens are then unknown, never
 zero. An error answer (a status other than 2xx) is not billed by the APIs, and counts nothing.
+
+Over 400 lines: registering, forwarding, relaying and counting share one request's state.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit
 from specsnap.metering.apis import Api
 from specsnap.metering.endpoints import admit
 from specsnap.metering.streams import answer_objects
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.trajectory.steps import MAX_STEPS, MeteredStep, metered_step
 
 HOP_BY_HOP = frozenset(

@@ -21,7 +21,7 @@ from specsnap.errors import UsageError
 from specsnap.metering.apis import APIS, KEY_VARIABLES
 from specsnap.metering.egress import Egress
 from specsnap.metering.proxy import TokenMeter, Upstream
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 #: How long the meter waits, once the agent is gone, for answers the API is still sending.
 DRAIN_S = 120.0

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from specsnap.aggregate import agent_label
 from specsnap.ledger.chain import Ledger, stage_for, unlocking_entry
 from specsnap.ledger.entry import Entry
 from specsnap.render.markup import plain
 from specsnap.render.summary import stage_name
 from specsnap.render.words import KEPT, percent, tes_text, verdict
+from specsnap.scorecard.aggregate import agent_label
 from specsnap.scorecard.codec import to_json
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from specsnap.aggregate import MIN_RUNS, Estimate, Summary
 from specsnap.render.markup import plain
 from specsnap.render.words import percent
+from specsnap.scorecard.aggregate import MIN_RUNS, Estimate, Summary
 from specsnap.scorecard.spread import CONFIDENCE
 
 STAGES = {1: "I", 2: "II"}

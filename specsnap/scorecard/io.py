@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.errors import InputError, Problem, UsageError
-from specsnap.receipt import scorecard_digest
 from specsnap.schemas import load_schema, schema_problems
 from specsnap.scorecard.codec import DecodeError, from_json, to_json
 from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.receipt import scorecard_digest
 
 
 def parse_scorecard(document: Any, source: str) -> Scorecard:

@@ -8,6 +8,8 @@ is therefore one line here (then `SPECSNAP_REGENERATE=1` rewrites the schema and
 
 Timings are every key ending in `_s` or `_ms` and the `timings` object; nothing else depends on
 when the run happened.
+
+Over 400 lines: one definition of the whole format reads better than one split across files.
 """
 
 from __future__ import annotations

@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from specsnap.accounts.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.agents.base import (
     AdapterTraits,
     Invocation,
@@ -25,8 +26,8 @@ from specsnap.agents.base import (
 )
 from specsnap.errors import UsageError
 from specsnap.gitrepo import rev_parse
-from specsnap.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.metering.session import SessionMetering
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.handoff import carry_state
 from specsnap.sessions.homes import Home, make_home, retire_home
@@ -46,7 +47,6 @@ from specsnap.stage2.tracker import Board, TrackerServer, board_for
 from specsnap.tier.draws import recall_seed, values_for
 from specsnap.tier.prompts import session_prompt
 from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
-from specsnap.tokens import TokenUsage
 from specsnap.trajectory.record import write_trajectory
 
 if TYPE_CHECKING:

@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from specsnap.agents.base import HandoffSupport
-from specsnap.receipt import file_digest, tree_digest
+from specsnap.scorecard.receipt import file_digest, tree_digest
 
 MAX_STATE_BYTES = 64 * 1024 * 1024
 _COPY_CHUNK = 1024 * 1024

@@ -19,7 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from specsnap.identity import RunAs
+from specsnap.accounts.identity import RunAs
 
 HOME_SIZE = "1g"
 

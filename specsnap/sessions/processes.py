@@ -23,8 +23,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from specsnap.accounts.identity import RunAs
 from specsnap.errors import InfrastructureError
-from specsnap.identity import RunAs
 
 SWEEP_ATTEMPTS = 50
 STOP_WAIT_S = 5.0  # how long a freeze waits for a thread to leave a system call

@@ -9,7 +9,7 @@ import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 if TYPE_CHECKING:
     from specsnap.sessions.supervisor import Supervisor

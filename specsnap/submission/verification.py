@@ -34,15 +34,15 @@ from pathlib import Path
 from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type_hints
 
 from specsnap import __version__
-from specsnap.aggregate import stage_of
 from specsnap.errors import InputError, UsageError
 from specsnap.gitrepo import GitError, own_git, rev_parse
 from specsnap.ledger.entry import Attestation, Candidate, Verification
-from specsnap.receipt import tier_digest
 from specsnap.rundir import Run
 from specsnap.runs import plant_baseline
+from specsnap.scorecard.aggregate import stage_of
 from specsnap.scorecard.io import parse_scorecard
 from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.receipt import tier_digest
 from specsnap.submission.archive import (
     ATTESTATION,
     GRADING_BREACHES,

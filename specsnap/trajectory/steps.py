@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.trajectory.calls import ToolCall, answer_calls, request_results
 
 #: The most answers one session's trajectory keeps; later ones are counted, not kept.

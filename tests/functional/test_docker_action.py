@@ -264,7 +264,7 @@ def forge_pass(tarball: Path, scratch: Path) -> None:
     script = r"""
 import json, pathlib, subprocess, sys
 sys.path.insert(0, sys.argv[3])
-from specsnap.receipt import seal
+from specsnap.scorecard.receipt import seal
 tarball, scratch = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
 subprocess.run(["tar", "-xzf", str(tarball), "-C", str(scratch)], check=True)
 (card_path,) = scratch.glob("*/scorecard.json")

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from specsnap.grading import grade_repository
-from specsnap.receipt import canonical_json
-from specsnap.scoring import compute_scores
+from specsnap.scorecard.receipt import canonical_json
+from specsnap.scorecard.scoring import compute_scores
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.tier.draws import values_for
 from specsnap.tier.model import Tier
-from specsnap.tokens import TokenUsage
 from tests.support.repos import commit_all, starter_repo
 
 ALL = ["UNIT-1", "REP-1"]

@@ -23,11 +23,11 @@ from typing import Any
 
 import pytest
 
-from specsnap.aggregate import estimate
 from specsnap.ledger.chain import Outcome
 from specsnap.ledger.store import append_candidate
 from specsnap.render.summary import interval_text
 from specsnap.render.words import percent
+from specsnap.scorecard.aggregate import estimate
 from tests.functional.cli import specsnap
 from tests.support.ledgers import attestation, candidate
 

@@ -24,8 +24,8 @@ import pytest
 from specsnap.ledger.chain import REBUILD_CHECKS, Outcome
 from specsnap.ledger.entry import GENESIS, Entry, encode_entry
 from specsnap.ledger.store import append_candidate
-from specsnap.receipt import seal
 from specsnap.scorecard.io import load_scorecard
+from specsnap.scorecard.receipt import seal
 from specsnap.submission.archive import (
     ATTESTATION,
     MANIFEST,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from specsnap.receipt import seal, tier_digest
+from specsnap.scorecard.receipt import seal, tier_digest
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
 

@@ -27,9 +27,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from specsnap.receipt import seal
 from specsnap.scorecard.io import parse_scorecard
 from specsnap.scorecard.model import Scorecard
+from specsnap.scorecard.receipt import seal
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "scorecards"
 

@@ -11,12 +11,12 @@ import pytest
 
 from specsnap.errors import InputError
 from specsnap.grading import Grade
-from specsnap.receipt import scorecard_digest
 from specsnap.render.markdown import render_markdown
 from specsnap.report import build_scorecard, write_report
 from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
 from specsnap.scorecard.model import Gate, Grading, Requirement
 from specsnap.scorecard.model import TestResult as Outcome
+from specsnap.scorecard.receipt import scorecard_digest
 from specsnap.scorecard.work import RISKY_MOVES_MAX, TARGET_MAX
 from specsnap.tier.model import Tier
 from tests.support.scorecards import fixture_document

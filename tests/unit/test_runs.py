@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from specsnap.accounts.identity import RunAs
 from specsnap.errors import InfrastructureError
-from specsnap.identity import RunAs
 from specsnap.rundir import RUN_FILE
 from specsnap.runs import lease_agent_account, release_agent_account
 

@@ -13,6 +13,8 @@ unpickles graded code. Tests reach the graded code only through the `subject` fi
 A remote reference supports attribute access, calls, indexing, `len` and iteration; it has no
 usable `==`, `bool` or `hash`, so an object of the subject's can never decide an assertion.
 Tests may import the plain-data types from here (`from bridge_judge import Record, EnumMember`).
+
+Over 400 lines: it is copied alone into the judge's interpreter, so it cannot import a sibling.
 """
 
 from __future__ import annotations

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from specsnap.accounts.identity import RunAs
 from specsnap.agentenv.install import agent_path, install_agent
 from specsnap.errors import UsageError
-from specsnap.identity import RunAs
 from specsnap.runs import agent_account_held
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -13,7 +13,7 @@ from specsnap.agents.cli_usage import (
     parse_gemini_chat,
     parse_gemini_stream,
 )
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 UNKNOWN = TokenUsage.unknown()
 GARBAGE = "\n".join(

@@ -9,7 +9,7 @@ from specsnap.agents.cli_usage import (
     parse_opencode_events,
     parse_qwen_stream,
 )
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 
 def step_finish(inp: int, out: int, reasoning: int, write: int, read: int) -> str:

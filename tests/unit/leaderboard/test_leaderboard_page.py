@@ -97,7 +97,7 @@ def test_stage_two_ranks_by_retention_without_recovery_then_net() -> None:
 
 
 def test_the_plot_places_runs_means_and_intervals_on_the_axis() -> None:
-    from specsnap.aggregate import Result, summarize
+    from specsnap.scorecard.aggregate import Result, summarize
 
     results = [Result("tier-1", "a", 1, s, v, v, None, False) for s, v in enumerate([0, 0.5, 1])]
     (summary,) = summarize(results)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.identity import current_user, python_for
+from specsnap.accounts.identity import current_user, python_for
 from specsnap.metering.egress import Egress
 from specsnap.metering.proxy import TokenMeter
 from specsnap.metering.session import SessionMetering
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 from tests.support.fake_anthropic import FakeAnthropic, Turn, Usage, text
 
 REAL_KEY = "sk-ant-api03-real-key-of-the-caller"

@@ -17,7 +17,7 @@ import pytest
 
 from specsnap.metering.apis import APIS
 from specsnap.metering.proxy import TokenMeter, Upstream, swap_key
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 from tests.support.fake_anthropic import FakeAnthropic, Turn, Usage, text
 
 REAL_KEY = "sk-ant-api03-the-real-one"

@@ -7,7 +7,7 @@ import json
 
 from specsnap.metering import anthropic, gemini, openai
 from specsnap.metering.streams import answer_objects, json_objects, sse_events
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 
 def sse(*events: dict[str, object], done: bool = False) -> bytes:

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from specsnap.errors import InputError
-from specsnap.receipt import scorecard_digest
 from specsnap.schemas import load_schema
 from specsnap.scorecard.io import (
     dump_scorecard,
@@ -20,6 +19,7 @@ from specsnap.scorecard.io import (
     without_timings,
 )
 from specsnap.scorecard.model import SCHEMA_VERSION, Scorecard, Session
+from specsnap.scorecard.receipt import scorecard_digest
 from specsnap.scorecard.schema import schema_text
 from tests.support.scorecards import FIXTURES, fixture_card, fixture_document
 

@@ -3,7 +3,7 @@ models where SPECSNAP_HARBOR_PYTHON names a Python with the harbor package), and
 
 from __future__ import annotations
 
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 from specsnap.trajectory.atif import atif_document
 from specsnap.trajectory.calls import ToolCall
 from specsnap.trajectory.steps import MeteredStep

@@ -1,6 +1,8 @@
 """The `specsnap` command: parses, calls the library, maps results to exit codes (STYLE.md).
 
 0 ran and passed · 1 ran and did not pass · 2 bad usage or input · 3 infrastructure failure.
+
+Over 400 lines: every subcommand's options, each a thin call into the library.
 """
 
 from __future__ import annotations
@@ -193,7 +195,7 @@ def run(
     out: Path | None,
 ) -> None:
     """prepare → sessions with cutoffs → grade → scorecard, in one go."""
-    from specsnap.progress import run_with_progress
+    from specsnap.cli.progress import run_with_progress
 
     name = f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
     suffix = ("-stage2" if stage == 2 else "") + (f"-{handoff}" if handoff != "fresh" else "")
@@ -343,8 +345,8 @@ def agents() -> None:
 @_guard
 def aggregate(scorecards: tuple[Path, ...], as_json: bool) -> None:
     """Mean and confidence interval over seeds, per tier, agent and stage."""
-    from specsnap.aggregate import load_results, summarize, summary_json
     from specsnap.render.summary import render_summaries
+    from specsnap.scorecard.aggregate import load_results, summarize, summary_json
 
     summaries = summarize(load_results(scorecards))
     click.echo(

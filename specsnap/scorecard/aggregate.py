@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.errors import UsageError
-from specsnap.receipt import scorecard_digest
 from specsnap.scorecard.io import load_scorecard, scorecard_document
 from specsnap.scorecard.model import HANDOFF_MODES, Scorecard
+from specsnap.scorecard.receipt import scorecard_digest
 from specsnap.scorecard.spread import CONFIDENCE, MIN_PAIRS, RESAMPLES, bootstrap_interval
 
 MIN_RUNS = MIN_PAIRS

@@ -18,9 +18,9 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from specsnap.accounts import pool
+from specsnap.accounts.identity import RunAs, account_named, agent_pool
+from specsnap.accounts.pools import pool
 from specsnap.errors import InfrastructureError
-from specsnap.identity import RunAs, account_named, agent_pool
 
 
 def workspace_owner(workspace: Path) -> RunAs | None:

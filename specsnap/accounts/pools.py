@@ -17,8 +17,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from specsnap.accounts.identity import RunAs
 from specsnap.errors import InfrastructureError
-from specsnap.identity import RunAs
 
 LOCK_DIR = Path("/run/specsnap/accounts")
 

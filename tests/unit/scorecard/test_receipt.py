@@ -8,7 +8,7 @@ import subprocess
 from pathlib import Path
 
 from specsnap.gitrepo import export_commit
-from specsnap.receipt import canonical_json, merkle_digest, scorecard_digest, seal
+from specsnap.scorecard.receipt import canonical_json, merkle_digest, scorecard_digest, seal
 
 
 def independent_digest(root: Path) -> str:

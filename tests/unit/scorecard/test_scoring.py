@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from specsnap.scoring import (
+from specsnap.scorecard.scoring import (
     compute_scores,
     effective_tokens,
     requirement_passed,
     token_trust_problems,
 )
-from specsnap.tokens import TokenUsage
+from specsnap.scorecard.tokens import TokenUsage
 
 REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
 

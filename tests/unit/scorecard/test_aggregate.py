@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.aggregate import (
+from specsnap.errors import UsageError
+from specsnap.render.summary import render_summaries
+from specsnap.scorecard.aggregate import (
     MIN_RUNS,
     Result,
     agent_label,
@@ -19,8 +21,6 @@ from specsnap.aggregate import (
     summarize,
     summary_json,
 )
-from specsnap.errors import UsageError
-from specsnap.render.summary import render_summaries
 from tests.support.ledgers import scorecard
 from tests.support.scorecards import fixture_card, fixture_document
 

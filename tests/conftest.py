@@ -40,6 +40,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not item.get_closest_marker("soak")]
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say what a default run leaves out (pytest-xdist does not count deselected tests)."""
+    if not SOAK:
+        terminalreporter.write_line(
+            "the tests marked `soak` were left out: `scripts/test.sh --soak` runs them"
+        )
+
+
 @pytest.fixture(scope="session", autouse=True)
 def agent_accounts() -> None:
     """As root, agent sessions run as accounts of the pool: create them once if missing."""

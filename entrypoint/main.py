@@ -19,7 +19,6 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from entrypoint.gha import GitHubActions
 from entrypoint.publishing import (
@@ -45,7 +44,7 @@ from specsnap.publish.github import connect, get_repository
 from specsnap.publish.policy import any_fails
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
-from specsnap.scorecard.model import Scorecard, Session
+from specsnap.scorecard.model import Scorecard
 from specsnap.scorecard.receipt import merkle_digest
 from specsnap.submission.bundle import create_submission
 from specsnap.tier.loading import load_tier
@@ -285,8 +284,7 @@ def _installed_agent(settings: Settings, gha: GitHubActions) -> AgentEnv:
 
 def _session(settings: Settings, gha: GitHubActions, index: int) -> None:
     with gha.group(f"Session {index}"):
-        record: dict[str, Any] = runs.run_session(_run_dir(settings), index)
-    session = Session.from_record(record)
+        session = runs.run_session(_run_dir(settings), index).session
     gha.log(render_session(session))
     gha.set_output("session", str(index))
     gha.set_output("cutoff_fired", str(session.cutoff.fired).lower())

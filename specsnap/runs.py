@@ -19,10 +19,9 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from specsnap.accounts.identity import (
     RunAs,
@@ -35,7 +34,7 @@ from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
 from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
-from specsnap.rundir import RUN_FILE, Run, load_run
+from specsnap.rundir import RUN_FILE, RecordedSession, Run, load_run, recorded_sessions
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.scorecard.receipt import tier_digest
@@ -207,7 +206,7 @@ def require_session_order(run: Run, index: int) -> None:
 
 def run_session(
     run_dir: Path, index: int, on_cutoff: Callable[[str], None] | None = None
-) -> dict[str, Any]:
+) -> RecordedSession:
     """Run session `index` of the prepared run (see specsnap.sessions)."""
     from specsnap.agents.base import get_agent, require_handoff
     from specsnap.sessions import run_agent_session
@@ -219,31 +218,26 @@ def run_session(
     run_as = lease_agent_account(run.run_dir, run.agent_account or None)
     if run.stage == 2 and index > 1:
         perturb_before(run, index)  # the sandbox is root's until the session hands it over
-    record = run_agent_session(run, run_as, index, on_cutoff)
+    recorded = run_agent_session(run, run_as, index, on_cutoff)
     (run.session_dir(index) / HEAD_FILE).write_text((rev_parse(run.sandbox) or "") + "\n")
     replace(run, sessions_done=[*run.sessions_done, index]).save()
-    return record
+    return recorded
 
 
-def session_records(run: Run) -> list[dict[str, Any]]:
-    records = []
-    for index in run.sessions_done:
-        path = run.session_dir(index) / "session.json"
-        records.append(json.loads(path.read_text()))
-    return records
-
-
-def session_breaches(records: list[dict[str, Any]], run: Run | None = None) -> list[Breach]:
-    """Every protocol breach the sessions recorded, in session order, and (given the run) what
-    grading found of the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
-    found = [breach for record in records for breach in record.get("breaches", [])]
-    if run is not None and (run.run_dir / GRADING_BREACHES).is_file():
-        found += json.loads((run.run_dir / GRADING_BREACHES).read_text())
+def session_breaches(recorded: Sequence[RecordedSession], run: Run) -> list[Breach]:
+    """Every protocol breach the sessions recorded, in session order, and what grading found of
+    the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
+    found = [breach for r in recorded for breach in r.session.breaches]
+    path = run.run_dir / GRADING_BREACHES
+    if not path.is_file():
+        return found
     try:
-        return [from_json(Breach, b, f"breaches[{i}]") for i, b in enumerate(found)]
-    except DecodeError as exc:
-        where = "the session records" if run is None else str(run.run_dir / "sessions")
-        raise InputError([Problem(where, exc.path, exc.found, exc.expected)]) from None
+        return found + [
+            from_json(Breach, b, f"[{i}]") for i, b in enumerate(json.loads(path.read_text()))
+        ]
+    except (DecodeError, ValueError, TypeError) as exc:
+        key, value = (exc.path, exc.found) if isinstance(exc, DecodeError) else ("", str(exc))
+        raise InputError([Problem(str(path), key, value, "a list of breaches")]) from None
 
 
 def grade_run(run_dir: Path) -> Scorecard:
@@ -253,20 +247,20 @@ def grade_run(run_dir: Path) -> Scorecard:
     missing = [i for i in range(1, tier.sessions + 1) if i not in run.sessions_done]
     if missing:
         raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
-    records = session_records(run)
+    recorded = recorded_sessions(run)
     _record_alive_at_grading(run)
-    breaches = session_breaches(records, run)
+    breaches = session_breaches(recorded, run)
     # Before the scorecard, which shows it (and `verify --run` rebuilds it from the same file).
     write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
     started = time.monotonic()
-    card = regrade(run, records, breaches, started)
+    card = regrade(run, recorded, breaches, started)
     write_report(card, run_dir)
     release_agent_account(run.run_dir)
     return card
 
 
 def regrade(
-    run: Run, records: list[dict[str, Any]], breaches: list[Breach], started: float
+    run: Run, recorded: Sequence[RecordedSession], breaches: list[Breach], started: float
 ) -> Scorecard:
     """Grade HEAD of the run's sandbox and build its scorecard (grading and `verify --run`).
 
@@ -275,11 +269,12 @@ def regrade(
     tier = run.tier
     graded_tier = stage2_tier(tier, regression_planted(run.run_dir)) if run.stage == 2 else tier
     grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)
-    stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
-    recovered = recovered_requirements(records) if run.stage == 2 else frozenset()
+    stage2 = stage2_result(run, recorded, grade) if run.stage == 2 else None
+    recovered = recovered_requirements(recorded) if run.stage == 2 else frozenset()
     grading_s = time.monotonic() - started
     reasons = unofficial_reasons(run)
-    return build_scorecard(run, tier, records, grade, grading_s, reasons, stage2, recovered)
+    sessions = [r.session for r in recorded]
+    return build_scorecard(run, tier, sessions, grade, grading_s, reasons, stage2, recovered)
 
 
 def _record_alive_at_grading(run: Run) -> None:

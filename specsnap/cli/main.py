@@ -153,10 +153,8 @@ def session(run_dir: Path, index: int) -> None:
     """Run session INDEX of a prepared run."""
     from specsnap.render.terminal import render_session
     from specsnap.runs import run_session
-    from specsnap.scorecard.model import Session
 
-    record = run_session(run_dir, index)
-    click.echo(render_session(Session.from_record(record)))
+    click.echo(render_session(run_session(run_dir, index).session))
 
 
 @main.command()

@@ -14,7 +14,7 @@ from specsnap.render.terminal import render_session, render_summary
 from specsnap.render.words import CUTOFF_REASONS
 from specsnap.rundir import load_run
 from specsnap.runs import grade_run, prepare_run, run_session
-from specsnap.scorecard.model import Scorecard, Session
+from specsnap.scorecard.model import Scorecard
 
 
 def _live(label: str, work: Any, status: dict[str, str] | None = None) -> Any:
@@ -89,12 +89,12 @@ def run_with_progress(
                 f"cutoff fired on {CUTOFF_REASONS.get(reason, reason)}, ending the agent"
             )
 
-        record = _live(
+        recorded = _live(
             f"session {index}/{run.tier.sessions}",
             lambda i=index, c=cut: run_session(out, i, c),
             status,
         )
-        click.echo(render_session(Session.from_record(record)), err=True)
+        click.echo(render_session(recorded.session), err=True)
     card: Scorecard = _live("grading", lambda: grade_run(out))
     click.echo(render_summary(card))
     click.echo(f"scorecard: {out / 'scorecard.json'} and {out / 'scorecard.md'}")

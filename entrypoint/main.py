@@ -141,21 +141,20 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
         )
         _not_evaluated(settings, gha, tier.id, reason)
         return False
-    if settings.ledger is not None:
-        os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: stage2.stage
+    spec = rundir.RunSpec(
+        settings.tier,
+        settings.seed,
+        settings.agent,
+        dict(settings.agent_options),
+        tuple(settings.pass_env),
+        time_limit_s=settings.time_limit_s,
+        stage=settings.stage,
+        handoff=settings.handoff,
+        ledger=settings.ledger,
+    )
     with gha.group(f"Prepare {settings.tier}, seed {settings.seed}, agent {settings.agent}"):
-        runs.prepare_run(
-            settings.tier,
-            settings.seed,
-            settings.agent,
-            run_dir,
-            agent_options=dict(settings.agent_options),
-            pass_env=list(settings.pass_env),
-            time_limit_s=settings.time_limit_s,
-            stage=settings.stage,
-            handoff=settings.handoff,
-            check_agent=not settings.agent_install,  # its adapter may come with its install
-        )
+        # The agent's adapter may come with its install: checked at its first session then.
+        runs.prepare_run(spec, run_dir, check_agent=not settings.agent_install)
     gha.set_output("evaluated", "true")
     start_feedback(settings, gha, run_dir)
     return True

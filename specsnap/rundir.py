@@ -31,6 +31,24 @@ SESSION_FILE = "session.json"
 
 
 @dataclass(frozen=True)
+class RunSpec:
+    """What an evaluation is asked to be: the one value every front end (the command, the
+    Action) builds and `runs.prepare_run` takes, with the one set of defaults."""
+
+    tier: str  # an id (tier-2), a number (2) or a directory
+    seed: int = 0
+    agent: str = "notetaker"
+    agent_options: Mapping[str, str] = field(default_factory=dict)
+    pass_env: tuple[str, ...] = ()
+    time_limit_s: int | None = None  # another limit than the tier's makes the run unofficial
+    budget_tokens: int | None = None  # likewise
+    stage: int | None = None  # None: the stage every evaluation runs (specsnap.stage2.stage)
+    perturbations: str | tuple[str, ...] | None = None  # Stage II: the kinds applied; None = all
+    handoff: str = "fresh"  # how sessions after the cutoff continue (agents.base.HANDOFF_MODES)
+    ledger: Path | None = None  # the curriculum ledger that says whether Stage II is unlocked
+
+
+@dataclass(frozen=True)
 class Run:
     """The state of one run, as stored in run.json."""
 

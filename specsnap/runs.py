@@ -34,7 +34,14 @@ from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
 from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
-from specsnap.rundir import RUN_FILE, RecordedSession, Run, load_run, recorded_sessions
+from specsnap.rundir import (
+    RUN_FILE,
+    RecordedSession,
+    Run,
+    RunSpec,
+    load_run,
+    recorded_sessions,
+)
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.scorecard.receipt import tier_digest
@@ -76,36 +83,24 @@ def unofficial_reasons(run: Run) -> list[str]:
     return reasons + (incomplete_reasons(run.run_dir) if run.stage == 2 else [])
 
 
-def prepare_run(
-    tier: str,
-    seed: int,
-    agent: str,
-    out: Path,
-    *,
-    agent_options: dict[str, str] | None = None,
-    pass_env: list[str] | None = None,
-    time_limit_s: int | None = None,
-    budget_tokens: int | None = None,
-    stage: int | None = None,
-    perturbations: str | list[str] | None = None,
-    handoff: str = "fresh",
-    check_agent: bool = True,
-) -> Run:
+def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
     """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
 
-    `stage` defaults to the one every evaluation runs (specsnap.stage2.stage); `perturbations` names
-    the kinds a Stage II run applies (default: all). `check_agent=False` defers the check of the
-    agent's name to its first session: an adapter that the agent's own install registers does
-    not exist before that install ran. `handoff` is how sessions after the cutoff continue
-    (docs/protocol.md); a mode the agent cannot do is refused here, or at that first session.
+    The spec's `stage` defaults to the one every evaluation runs (specsnap.stage2.stage, from its
+    ledger); `perturbations` names the kinds a Stage II run applies (default: all).
+    `check_agent=False` defers the check of the agent's name to its first session: an adapter
+    that the agent's own install registers does not exist before that install ran. `handoff` is
+    how sessions after the cutoff continue (docs/protocol.md); a mode the agent cannot do is
+    refused here, or at that first session.
     """
     from specsnap.agents.base import get_agent, require_handoff  # refused before any work
 
     if check_agent:
-        require_handoff(get_agent(agent), handoff)
-    loaded = load_tier(tier)
-    unlocked = stage_unlocked()  # reads and checks the ledger: once
-    stage = default_stage(unlocked) if stage is None else stage
+        require_handoff(get_agent(spec.agent), spec.handoff)
+    loaded = load_tier(spec.tier)
+    unlocked = stage_unlocked(spec.ledger)  # reads and checks the ledger: once
+    stage = default_stage(unlocked) if spec.stage is None else spec.stage
+    perturbations = spec.perturbations
     if stage not in STAGES:
         raise UsageError(f"unknown stage {stage}; known: {', '.join(map(str, STAGES))}")
     if stage == 2 and loaded.stage2 is None:
@@ -119,16 +114,16 @@ def prepare_run(
         tier_dir=str(loaded.root),
         tier_id=loaded.id,
         tier_sha256=tier_digest(loaded.root),
-        seed=seed,
-        agent=agent,
-        agent_options=dict(agent_options or {}),
-        pass_env=list(pass_env or []),
-        time_limit_s=time_limit_s,
-        budget_tokens=budget_tokens,
+        seed=spec.seed,
+        agent=spec.agent,
+        agent_options=dict(spec.agent_options),
+        pass_env=list(spec.pass_env),
+        time_limit_s=spec.time_limit_s,
+        budget_tokens=spec.budget_tokens,
         stage=stage,
         perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
         stage2_unlocked=unlocked,
-        handoff=handoff,
+        handoff=spec.handoff,
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)

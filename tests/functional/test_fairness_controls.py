@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 
 from specsnap.gitrepo import rev_parse, tree_of
+from specsnap.rundir import RunSpec
 from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
 from specsnap.scorecard.codec import to_json
 from specsnap.scorecard.model import Session
@@ -53,7 +54,7 @@ def _sessions(
     out: Path, tier: str, control: str, seed: int, options: dict[str, str]
 ) -> list[Session]:
     """Prepare the run and play every session; the sessions as their records state them."""
-    prepare_run(str(ROOT / "tiers" / tier), seed, control, out, agent_options=options)
+    prepare_run(RunSpec(str(ROOT / "tiers" / tier), seed, control, options), out)
     count = load_tier(str(ROOT / "tiers" / tier)).sessions
     return [run_session(out, index).session for index in range(1, count + 1)]
 

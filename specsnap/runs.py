@@ -17,7 +17,6 @@ import contextlib
 import fcntl
 import json
 import os
-import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
@@ -31,7 +30,6 @@ from specsnap.accounts.identity import (
     current_user,
 )
 from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
-from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
 from specsnap.rundir import (
@@ -42,6 +40,8 @@ from specsnap.rundir import (
     load_run,
     recorded_sessions,
 )
+from specsnap.sandbox.baseline import prepare_sandbox
+from specsnap.sandbox.gitrepo import rev_parse
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.scorecard.receipt import tier_digest
@@ -63,11 +63,9 @@ from specsnap.stage2.stage import (
 )
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
-from specsnap.tier.model import Tier
 from specsnap.trajectory.work import HEAD_FILE, write_work_report
 
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
-BASELINE_MESSAGE = "Baseline"
 DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
 
@@ -159,11 +157,7 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
             f"the agent account {run_as.name!r} cannot reach {out.resolve()}: a parent directory "
             "is closed to it; choose a run directory under a world-searchable one such as /tmp"
         )
-    sandbox = out / "sandbox"
-    commit = plant_baseline(loaded, sandbox)
-    # Agents start with an empty HOME, so the repository carries a committer identity.
-    own_git(sandbox, "config", "user.name", "Developer")
-    own_git(sandbox, "config", "user.email", "developer@example.invalid")
+    commit = prepare_sandbox(loaded.starter, out / "sandbox")
     (out / "sessions").mkdir(mode=0o700)
     run = replace(wanted, baseline_commit=commit, agent_account=account_field(run_as))
     run.save()
@@ -173,18 +167,6 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
 def account_field(account: RunAs) -> str:
     """What run.json records of the agent's account: its name, or "" for SpecSnap's own user."""
     return "" if account.is_self else account.name
-
-
-def plant_baseline(tier: Tier, sandbox: Path) -> str:
-    """Copy the tier's starter to `sandbox` and make its one baseline commit (docs/protocol.md); the
-    commit id depends on nothing else, so a verifier can make it again and compare."""
-    shutil.copytree(
-        tier.starter,
-        sandbox,
-        symlinks=True,
-        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
-    )
-    return create_baseline(sandbox, BASELINE_MESSAGE)
 
 
 def require_session_order(run: Run, index: int) -> None:

@@ -24,9 +24,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, rev_parse
 from specsnap.rundir import Run, load_run, recorded_sessions
 from specsnap.runs import regrade, session_breaches
+from specsnap.sandbox.gitrepo import GitError, rev_parse
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.scorecard.receipt import scorecard_digest, tier_digest
 from specsnap.tier.loading import load_tier

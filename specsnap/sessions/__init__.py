@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.accounts.identity import RunAs, can_execute, give_to, python_for, take_back
+from specsnap.accounts.shared_state import sweep_account
 from specsnap.agents.base import (
     AdapterTraits,
     Invocation,
@@ -25,9 +26,9 @@ from specsnap.agents.base import (
     get_agent,
 )
 from specsnap.errors import UsageError
-from specsnap.gitrepo import rev_parse
 from specsnap.metering.session import SessionMetering
 from specsnap.rundir import SESSION_FILE, RecordedSession, Run, recorded_session
+from specsnap.sandbox.gitrepo import rev_parse
 from specsnap.scorecard.tokens import TokenUsage
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.handoff import carry_state
@@ -43,7 +44,6 @@ from specsnap.sessions.processes import (
 from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.sources import sources_digest
 from specsnap.sessions.supervisor import Supervisor
-from specsnap.shared_state import sweep_account
 from specsnap.stage2.tracker import Board, TrackerServer, board_for
 from specsnap.tier.draws import recall_seed, values_for
 from specsnap.tier.prompts import session_prompt

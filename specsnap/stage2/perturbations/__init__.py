@@ -18,7 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from specsnap.gitrepo import GitError, git
+from specsnap.sandbox.gitrepo import GitError, git
 from specsnap.scorecard.model import PerturbationKind, Session, StageTwo
 from specsnap.stage2.perturbations.assessment import Evidence, assess, counts
 from specsnap.stage2.perturbations.between import (

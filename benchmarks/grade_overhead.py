@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from specsnap.gitrepo import export_commit, rev_parse
+from specsnap.sandbox.gitrepo import export_commit, rev_parse
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
 

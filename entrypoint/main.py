@@ -19,7 +19,6 @@ import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
 
 from entrypoint.gha import GitHubActions
 from entrypoint.publishing import (
@@ -45,7 +44,7 @@ from specsnap.publish.github import connect, get_repository
 from specsnap.publish.policy import any_fails
 from specsnap.render.markdown import render_markdown
 from specsnap.render.terminal import render_session
-from specsnap.scorecard.model import Scorecard, Session
+from specsnap.scorecard.model import Scorecard
 from specsnap.scorecard.receipt import merkle_digest
 from specsnap.submission.bundle import create_submission
 from specsnap.tier.loading import load_tier
@@ -142,21 +141,20 @@ def _prepare(settings: Settings, gha: GitHubActions) -> bool:
         )
         _not_evaluated(settings, gha, tier.id, reason)
         return False
-    if settings.ledger is not None:
-        os.environ["SPECSNAP_LEDGER"] = str(settings.ledger)  # the one place asked: stage2.stage
+    spec = rundir.RunSpec(
+        settings.tier,
+        settings.seed,
+        settings.agent,
+        dict(settings.agent_options),
+        tuple(settings.pass_env),
+        time_limit_s=settings.time_limit_s,
+        stage=settings.stage,
+        handoff=settings.handoff,
+        ledger=settings.ledger,
+    )
     with gha.group(f"Prepare {settings.tier}, seed {settings.seed}, agent {settings.agent}"):
-        runs.prepare_run(
-            settings.tier,
-            settings.seed,
-            settings.agent,
-            run_dir,
-            agent_options=dict(settings.agent_options),
-            pass_env=list(settings.pass_env),
-            time_limit_s=settings.time_limit_s,
-            stage=settings.stage,
-            handoff=settings.handoff,
-            check_agent=not settings.agent_install,  # its adapter may come with its install
-        )
+        # The agent's adapter may come with its install: checked at its first session then.
+        runs.prepare_run(spec, run_dir, check_agent=not settings.agent_install)
     gha.set_output("evaluated", "true")
     start_feedback(settings, gha, run_dir)
     return True
@@ -285,8 +283,7 @@ def _installed_agent(settings: Settings, gha: GitHubActions) -> AgentEnv:
 
 def _session(settings: Settings, gha: GitHubActions, index: int) -> None:
     with gha.group(f"Session {index}"):
-        record: dict[str, Any] = runs.run_session(_run_dir(settings), index)
-    session = Session.from_record(record)
+        session = runs.run_session(_run_dir(settings), index).session
     gha.log(render_session(session))
     gha.set_output("session", str(index))
     gha.set_output("cutoff_fired", str(session.cutoff.fired).lower())

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from entrypoint.gha import GitHubActions
 from entrypoint.settings import Settings
-from specsnap import rundir, runs
+from specsnap import rundir
 from specsnap.errors import SpecSnapError, UsageError
 from specsnap.publish.branch import publish_files
 from specsnap.publish.github import (
@@ -31,7 +31,7 @@ from specsnap.render.announce import render_evaluating
 from specsnap.render.checks import annotations_for, check_name
 from specsnap.render.comment import NotEvaluated, comment_marker
 from specsnap.scorecard.io import load_scorecard
-from specsnap.scorecard.model import Scorecard, Session, cell_label
+from specsnap.scorecard.model import Scorecard, cell_label
 from specsnap.scorecard.scoring import effective_tokens
 from specsnap.scorecard.tokens import TokenUsage
 from specsnap.verify import verify_scorecard
@@ -79,7 +79,7 @@ def session_feedback(settings: Settings, gha: GitHubActions, run_dir: Path, inde
     if settings.api is None or load_progress(run_dir) is None:
         return
     run = rundir.load_run(run_dir)
-    sessions = [Session.from_record(r) for r in runs.session_records(run)]
+    sessions = [r.session for r in rundir.recorded_sessions(run)]
     (session,) = [s for s in sessions if s.index == index]
     ended = "cut off" if session.cutoff.fired else session.exit.status
     total = effective_tokens([TokenUsage(**asdict(s.tokens)) for s in sessions])

@@ -2,8 +2,8 @@
 
 `build_scorecard` is the one way a run becomes a scorecard: the engine calls it after grading,
 and `specsnap verify --run` calls it again to rebuild the scorecard it checks. It takes the run's
-settings, its tier, its session records (RUN_DIR/sessions/N/session.json), the grade and the
-run's work.json (how the work went, written before grading), and nothing else. `write_report`
+settings, its tier, its sessions as their records state them (specsnap.rundir), the grade and
+the run's work.json (how the work went, written before grading), and nothing else. `write_report`
 writes scorecard.json and scorecard.md beside the run.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import asdict, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from specsnap import __version__
 from specsnap.accounts.identity import account_named, current_user, isolation_problems
@@ -31,7 +31,6 @@ from specsnap.scorecard.model import (
     Requirement,
     Retention,
     Scorecard,
-    Scores,
     Session,
     Stage,
     StageTwo,
@@ -82,21 +81,18 @@ def retention(requirement: Requirement, recovered: frozenset[str]) -> Retention:
 def build_scorecard(
     run: RunSettings,
     tier: Tier,
-    records: Sequence[Mapping[str, Any]],
+    sessions: Sequence[Session],
     grade: Grade,
     grading_s: float,
     unofficial: Sequence[str] = (),
     stage2: StageTwo | None = None,
     recovered: frozenset[str] = frozenset(),
 ) -> Scorecard:
-    """The sealed scorecard of a graded run; InputError names a record that is malformed.
-    `unofficial` says why the run's settings make it unofficial (runs.unofficial_reasons).
-    A Stage II run gives its perturbations and recovery as `stage2`, and the requirements that
-    passed only after their ticket was read as `recovered`."""
-    sessions = []
-    for number, record in enumerate(records, start=1):
-        with _problem_in(str(run.run_dir / "sessions" / str(number) / "session.json")):
-            sessions.append(Session.from_record(record))
+    """The sealed scorecard of a graded run: a function of its settings, its tier, the sessions
+    as their records state them, the grade and work.json. `unofficial` says why the run's
+    settings make it unofficial (runs.unofficial_reasons). A Stage II run gives its
+    perturbations and recovery as `stage2`, and the requirements that passed only after their
+    ticket was read as `recovered`."""
     requirements, gate = grade.requirements, grade.gate
     if stage2 is not None:
         requirements = tuple(replace(r, retention=retention(r, recovered)) for r in requirements)
@@ -114,7 +110,7 @@ def build_scorecard(
         secrets += [tier.root / "stage2", run.run_dir / "perturbations"]
     agent = (account_named(run.agent_account) if run.agent_account else None) or current_user()
     reasons = [*unofficial, *isolation_problems(agent, secrets)]
-    reasons += token_trust_problems(records) + _handoff_problems(records)
+    reasons += token_trust_problems(sessions) + _handoff_problems(sessions)
     card = Scorecard(
         schema_version=SCHEMA_VERSION,
         specsnap_version=__version__,
@@ -129,7 +125,7 @@ def build_scorecard(
         sessions=tuple(sessions),
         requirements=requirements,
         gate=gate,
-        scores=Scores(**asdict(scores)),
+        scores=scores,
         grading=grade.facts,
         timings=Timings(tuple(s.duration_s for s in sessions), round(grading_s, 3)),
         stage2=stage2,
@@ -163,12 +159,12 @@ def _work(path: Path) -> Work | None:
         return work_of(document)
 
 
-def _handoff_problems(records: Sequence[Mapping[str, Any]]) -> list[str]:
+def _handoff_problems(sessions: Sequence[Session]) -> list[str]:
     """A session that could not resume its predecessor did not measure the handoff asked for."""
     return [
-        f"session {r.get('index')} could not resume: {r['handoff']['error']}"
-        for r in records
-        if isinstance(r.get("handoff"), dict) and r["handoff"].get("error")
+        f"session {s.index} could not resume: {s.handoff.error}"
+        for s in sessions
+        if s.handoff is not None and s.handoff.error
     ]
 
 

@@ -1,5 +1,6 @@
 """A run on disk, and its state: RUN_DIR/run.json read into the `Run` value every step and every
-room below the orchestrator (sessions, Stage II, grading's records) takes.
+room below the orchestrator (sessions, Stage II, grading's records) takes; each session's record
+read into the `RecordedSession` the steps after it take.
 
     RUN_DIR/run.json           run state          RUN_DIR/sandbox/   the agent's repository
     RUN_DIR/sessions/N/        records (prompt, output, cutoff.json, session.json)
@@ -13,15 +14,38 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 from specsnap import __version__
-from specsnap.errors import UsageError
+from specsnap.errors import InputError, Problem, UsageError
+from specsnap.scorecard.codec import DecodeError
+from specsnap.scorecard.model import Session
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
 
 RUN_FILE = "run.json"
+SESSION_FILE = "session.json"
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What an evaluation is asked to be: the one value every front end (the command, the
+    Action) builds and `runs.prepare_run` takes, with the one set of defaults."""
+
+    tier: str  # an id (tier-2), a number (2) or a directory
+    seed: int = 0
+    agent: str = "notetaker"
+    agent_options: Mapping[str, str] = field(default_factory=dict)
+    pass_env: tuple[str, ...] = ()
+    time_limit_s: int | None = None  # another limit than the tier's makes the run unofficial
+    budget_tokens: int | None = None  # likewise
+    stage: int | None = None  # None: the stage every evaluation runs (specsnap.stage2.stage)
+    perturbations: str | tuple[str, ...] | None = None  # Stage II: the kinds applied; None = all
+    handoff: str = "fresh"  # how sessions after the cutoff continue (agents.base.HANDOFF_MODES)
+    ledger: Path | None = None  # the curriculum ledger that says whether Stage II is unlocked
 
 
 @dataclass(frozen=True)
@@ -77,3 +101,43 @@ def load_run(run_dir: Path) -> Run:
     data = json.loads(path.read_text())
     data["run_dir"] = run_dir.resolve()
     return Run(**data)
+
+
+@dataclass(frozen=True)
+class RecordedSession:
+    """A session as its record states it (RUN_DIR/sessions/N/session.json): what the scorecard
+    shows of it, and what Stage II's assessment reads besides."""
+
+    session: Session
+    #: Stage II: the tickets the tracker showed or listed to the agent in this session.
+    tickets_read: frozenset[str] = frozenset()
+    #: Stage II: whether the session changed the sources (a record that does not say counts).
+    sources_changed: bool = True
+
+
+def recorded_session(record: Mapping[str, Any], file: str) -> RecordedSession:
+    """The session `record` (the content of `file`) states; InputError names a malformed key."""
+    try:
+        session = Session.from_record(record)
+    except DecodeError as exc:
+        raise InputError([Problem(file, exc.path, exc.found, exc.expected)]) from None
+    tracker, sources = record.get("tracker"), record.get("sources")
+    read = tracker.get("tickets_read", []) if isinstance(tracker, dict) else []
+    start = sources.get("at_start") if isinstance(sources, dict) else None
+    end = sources.get("at_end") if isinstance(sources, dict) else None
+    return RecordedSession(session, frozenset(map(str, read)), start is None or start != end)
+
+
+def recorded_sessions(run: Run) -> list[RecordedSession]:
+    """Every session the run has done, in order, as its record states it."""
+    recorded = []
+    for index in run.sessions_done:
+        path = run.session_dir(index) / SESSION_FILE
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise InputError([Problem(str(path), "", str(exc), "a session record")]) from None
+        if not isinstance(record, dict):
+            raise InputError([Problem(str(path), "", type(record).__name__, "a JSON object")])
+        recorded.append(recorded_session(record, str(path)))
+    return recorded

@@ -17,12 +17,10 @@ import contextlib
 import fcntl
 import json
 import os
-import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from specsnap.accounts.identity import (
     RunAs,
@@ -32,10 +30,18 @@ from specsnap.accounts.identity import (
     current_user,
 )
 from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
-from specsnap.gitrepo import create_baseline, own_git, rev_parse
 from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
-from specsnap.rundir import RUN_FILE, Run, load_run
+from specsnap.rundir import (
+    RUN_FILE,
+    RecordedSession,
+    Run,
+    RunSpec,
+    load_run,
+    recorded_sessions,
+)
+from specsnap.sandbox.baseline import prepare_sandbox
+from specsnap.sandbox.gitrepo import rev_parse
 from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import Breach, Scorecard
 from specsnap.scorecard.receipt import tier_digest
@@ -57,11 +63,9 @@ from specsnap.stage2.stage import (
 )
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
-from specsnap.tier.model import Tier
 from specsnap.trajectory.work import HEAD_FILE, write_work_report
 
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
-BASELINE_MESSAGE = "Baseline"
 DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
 
@@ -77,36 +81,24 @@ def unofficial_reasons(run: Run) -> list[str]:
     return reasons + (incomplete_reasons(run.run_dir) if run.stage == 2 else [])
 
 
-def prepare_run(
-    tier: str,
-    seed: int,
-    agent: str,
-    out: Path,
-    *,
-    agent_options: dict[str, str] | None = None,
-    pass_env: list[str] | None = None,
-    time_limit_s: int | None = None,
-    budget_tokens: int | None = None,
-    stage: int | None = None,
-    perturbations: str | list[str] | None = None,
-    handoff: str = "fresh",
-    check_agent: bool = True,
-) -> Run:
+def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
     """Create the sandbox as docs/protocol.md says; a second call with the same settings is a no-op.
 
-    `stage` defaults to the one every evaluation runs (specsnap.stage2.stage); `perturbations` names
-    the kinds a Stage II run applies (default: all). `check_agent=False` defers the check of the
-    agent's name to its first session: an adapter that the agent's own install registers does
-    not exist before that install ran. `handoff` is how sessions after the cutoff continue
-    (docs/protocol.md); a mode the agent cannot do is refused here, or at that first session.
+    The spec's `stage` defaults to the one every evaluation runs (specsnap.stage2.stage, from its
+    ledger); `perturbations` names the kinds a Stage II run applies (default: all).
+    `check_agent=False` defers the check of the agent's name to its first session: an adapter
+    that the agent's own install registers does not exist before that install ran. `handoff` is
+    how sessions after the cutoff continue (docs/protocol.md); a mode the agent cannot do is
+    refused here, or at that first session.
     """
     from specsnap.agents.base import get_agent, require_handoff  # refused before any work
 
     if check_agent:
-        require_handoff(get_agent(agent), handoff)
-    loaded = load_tier(tier)
-    unlocked = stage_unlocked()  # reads and checks the ledger: once
-    stage = default_stage(unlocked) if stage is None else stage
+        require_handoff(get_agent(spec.agent), spec.handoff)
+    loaded = load_tier(spec.tier)
+    unlocked = stage_unlocked(spec.ledger)  # reads and checks the ledger: once
+    stage = default_stage(unlocked) if spec.stage is None else spec.stage
+    perturbations = spec.perturbations
     if stage not in STAGES:
         raise UsageError(f"unknown stage {stage}; known: {', '.join(map(str, STAGES))}")
     if stage == 2 and loaded.stage2 is None:
@@ -120,16 +112,16 @@ def prepare_run(
         tier_dir=str(loaded.root),
         tier_id=loaded.id,
         tier_sha256=tier_digest(loaded.root),
-        seed=seed,
-        agent=agent,
-        agent_options=dict(agent_options or {}),
-        pass_env=list(pass_env or []),
-        time_limit_s=time_limit_s,
-        budget_tokens=budget_tokens,
+        seed=spec.seed,
+        agent=spec.agent,
+        agent_options=dict(spec.agent_options),
+        pass_env=list(spec.pass_env),
+        time_limit_s=spec.time_limit_s,
+        budget_tokens=spec.budget_tokens,
         stage=stage,
         perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
         stage2_unlocked=unlocked,
-        handoff=handoff,
+        handoff=spec.handoff,
     )
     if (out / RUN_FILE).is_file():
         existing = load_run(out)
@@ -165,11 +157,7 @@ def prepare_run(
             f"the agent account {run_as.name!r} cannot reach {out.resolve()}: a parent directory "
             "is closed to it; choose a run directory under a world-searchable one such as /tmp"
         )
-    sandbox = out / "sandbox"
-    commit = plant_baseline(loaded, sandbox)
-    # Agents start with an empty HOME, so the repository carries a committer identity.
-    own_git(sandbox, "config", "user.name", "Developer")
-    own_git(sandbox, "config", "user.email", "developer@example.invalid")
+    commit = prepare_sandbox(loaded.starter, out / "sandbox")
     (out / "sessions").mkdir(mode=0o700)
     run = replace(wanted, baseline_commit=commit, agent_account=account_field(run_as))
     run.save()
@@ -179,18 +167,6 @@ def prepare_run(
 def account_field(account: RunAs) -> str:
     """What run.json records of the agent's account: its name, or "" for SpecSnap's own user."""
     return "" if account.is_self else account.name
-
-
-def plant_baseline(tier: Tier, sandbox: Path) -> str:
-    """Copy the tier's starter to `sandbox` and make its one baseline commit (docs/protocol.md); the
-    commit id depends on nothing else, so a verifier can make it again and compare."""
-    shutil.copytree(
-        tier.starter,
-        sandbox,
-        symlinks=True,
-        ignore=shutil.ignore_patterns("__pycache__", ".pytest_cache"),
-    )
-    return create_baseline(sandbox, BASELINE_MESSAGE)
 
 
 def require_session_order(run: Run, index: int) -> None:
@@ -207,7 +183,7 @@ def require_session_order(run: Run, index: int) -> None:
 
 def run_session(
     run_dir: Path, index: int, on_cutoff: Callable[[str], None] | None = None
-) -> dict[str, Any]:
+) -> RecordedSession:
     """Run session `index` of the prepared run (see specsnap.sessions)."""
     from specsnap.agents.base import get_agent, require_handoff
     from specsnap.sessions import run_agent_session
@@ -219,31 +195,26 @@ def run_session(
     run_as = lease_agent_account(run.run_dir, run.agent_account or None)
     if run.stage == 2 and index > 1:
         perturb_before(run, index)  # the sandbox is root's until the session hands it over
-    record = run_agent_session(run, run_as, index, on_cutoff)
+    recorded = run_agent_session(run, run_as, index, on_cutoff)
     (run.session_dir(index) / HEAD_FILE).write_text((rev_parse(run.sandbox) or "") + "\n")
     replace(run, sessions_done=[*run.sessions_done, index]).save()
-    return record
+    return recorded
 
 
-def session_records(run: Run) -> list[dict[str, Any]]:
-    records = []
-    for index in run.sessions_done:
-        path = run.session_dir(index) / "session.json"
-        records.append(json.loads(path.read_text()))
-    return records
-
-
-def session_breaches(records: list[dict[str, Any]], run: Run | None = None) -> list[Breach]:
-    """Every protocol breach the sessions recorded, in session order, and (given the run) what
-    grading found of the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
-    found = [breach for record in records for breach in record.get("breaches", [])]
-    if run is not None and (run.run_dir / GRADING_BREACHES).is_file():
-        found += json.loads((run.run_dir / GRADING_BREACHES).read_text())
+def session_breaches(recorded: Sequence[RecordedSession], run: Run) -> list[Breach]:
+    """Every protocol breach the sessions recorded, in session order, and what grading found of
+    the agent still alive (GRADING_BREACHES), so a rebuild sees it too."""
+    found = [breach for r in recorded for breach in r.session.breaches]
+    path = run.run_dir / GRADING_BREACHES
+    if not path.is_file():
+        return found
     try:
-        return [from_json(Breach, b, f"breaches[{i}]") for i, b in enumerate(found)]
-    except DecodeError as exc:
-        where = "the session records" if run is None else str(run.run_dir / "sessions")
-        raise InputError([Problem(where, exc.path, exc.found, exc.expected)]) from None
+        return found + [
+            from_json(Breach, b, f"[{i}]") for i, b in enumerate(json.loads(path.read_text()))
+        ]
+    except (DecodeError, ValueError, TypeError) as exc:
+        key, value = (exc.path, exc.found) if isinstance(exc, DecodeError) else ("", str(exc))
+        raise InputError([Problem(str(path), key, value, "a list of breaches")]) from None
 
 
 def grade_run(run_dir: Path) -> Scorecard:
@@ -253,20 +224,20 @@ def grade_run(run_dir: Path) -> Scorecard:
     missing = [i for i in range(1, tier.sessions + 1) if i not in run.sessions_done]
     if missing:
         raise UsageError(f"cannot grade {run_dir}: session {missing[0]} has not run")
-    records = session_records(run)
+    recorded = recorded_sessions(run)
     _record_alive_at_grading(run)
-    breaches = session_breaches(records, run)
+    breaches = session_breaches(recorded, run)
     # Before the scorecard, which shows it (and `verify --run` rebuilds it from the same file).
     write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
     started = time.monotonic()
-    card = regrade(run, records, breaches, started)
+    card = regrade(run, recorded, breaches, started)
     write_report(card, run_dir)
     release_agent_account(run.run_dir)
     return card
 
 
 def regrade(
-    run: Run, records: list[dict[str, Any]], breaches: list[Breach], started: float
+    run: Run, recorded: Sequence[RecordedSession], breaches: list[Breach], started: float
 ) -> Scorecard:
     """Grade HEAD of the run's sandbox and build its scorecard (grading and `verify --run`).
 
@@ -275,11 +246,12 @@ def regrade(
     tier = run.tier
     graded_tier = stage2_tier(tier, regression_planted(run.run_dir)) if run.stage == 2 else tier
     grade = grade_repository(graded_tier, run.sandbox, values_for(tier, run.seed), breaches)
-    stage2 = stage2_result(run, records, grade) if run.stage == 2 else None
-    recovered = recovered_requirements(records) if run.stage == 2 else frozenset()
+    stage2 = stage2_result(run, recorded, grade) if run.stage == 2 else None
+    recovered = recovered_requirements(recorded) if run.stage == 2 else frozenset()
     grading_s = time.monotonic() - started
     reasons = unofficial_reasons(run)
-    return build_scorecard(run, tier, records, grade, grading_s, reasons, stage2, recovered)
+    sessions = [r.session for r in recorded]
+    return build_scorecard(run, tier, sessions, grade, grading_s, reasons, stage2, recovered)
 
 
 def _record_alive_at_grading(run: Run) -> None:

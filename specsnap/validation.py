@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.grading import Grade, gate_findings, grade_repository
+from specsnap.rundir import RunSpec
 from specsnap.runs import prepare_run
 from specsnap.stage2.checks import notes_read_check, plan_stage2, stale_note_check
 from specsnap.stage2.perturbations import stage2_tier
@@ -323,7 +324,7 @@ def _describe(drawn: dict[str, Value]) -> str:
 
 
 def _check_sandbox(tier: Tier, run_dir: Path, check: Callable[[bool, str], None]) -> None:
-    prepare_run(str(tier.root), 0, "noop", run_dir)
+    prepare_run(RunSpec(str(tier.root), 0, "noop"), run_dir)
     secret = {
         p.read_bytes()
         for d in (tier.grader, tier.solution, tier.solution_original)

@@ -24,9 +24,9 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, rev_parse
-from specsnap.rundir import Run, load_run
-from specsnap.runs import regrade, session_breaches, session_records
+from specsnap.rundir import Run, load_run, recorded_sessions
+from specsnap.runs import regrade, session_breaches
+from specsnap.sandbox.gitrepo import GitError, rev_parse
 from specsnap.scorecard.io import load_scorecard, scorecard_document, without_timings
 from specsnap.scorecard.receipt import scorecard_digest, tier_digest
 from specsnap.tier.loading import load_tier
@@ -119,8 +119,8 @@ def _rebuild(document: dict[str, Any], run_dir: Path) -> list[Check]:
         tier_check,
         Check("head_commit", head == said, f"{head}" + ("" if head == said else f" ≠ {said}")),
     ]
-    records = session_records(run)
-    fresh = regrade(run, records, session_breaches(records, run), time.monotonic())
+    recorded = recorded_sessions(run)
+    fresh = regrade(run, recorded, session_breaches(recorded, run), time.monotonic())
     differences = differences_between(
         without_timings(document), without_timings(scorecard_document(fresh))
     )

@@ -13,13 +13,16 @@ import sys
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from specsnap import __version__
 from specsnap.errors import SpecSnapError
 from specsnap.scorecard.model import HANDOFF_MODES
+
+if TYPE_CHECKING:
+    from specsnap.rundir import RunSpec
 
 _DEBUG = {"on": False}
 
@@ -97,10 +100,36 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="How sessions after the cutoff continue: fresh (the protocol's), or the "
             "agent's own resume or compaction of the cut-off session.",
         ),
+        click.option(
+            "--ledger",
+            type=click.Path(path_type=Path, dir_okay=False),
+            envvar="SPECSNAP_LEDGER",
+            help="The curriculum ledger that says whether Stage II is unlocked "
+            "[$SPECSNAP_LEDGER; none: locked].",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
+
+
+def _spec(options: dict[str, Any]) -> RunSpec:
+    """The run that `run_options` (with --tier and --seed) ask for."""
+    from specsnap.rundir import RunSpec
+
+    return RunSpec(
+        tier=options["tier"],
+        seed=options["seed"],
+        agent=options["agent"],
+        agent_options=_parse_pairs(options["agent_opt"], "--agent-opt"),
+        pass_env=tuple(options["pass_env"]),
+        time_limit_s=options["time_limit"],
+        budget_tokens=options["budget"],
+        stage=options["stage"],
+        perturbations=options["perturb"],
+        handoff=options["handoff"],
+        ledger=options["ledger"],
+    )
 
 
 @main.command()
@@ -109,35 +138,11 @@ def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
 @run_options
 @click.option("--out", type=click.Path(path_type=Path), required=True, help="Run directory.")
 @_guard
-def prepare(
-    tier: str,
-    seed: int,
-    agent: str,
-    agent_opt: tuple[str, ...],
-    pass_env: tuple[str, ...],
-    time_limit: int | None,
-    budget: int | None,
-    stage: int | None,
-    perturb: str | None,
-    handoff: str,
-    out: Path,
-) -> None:
+def prepare(out: Path, **options: Any) -> None:
     """Create a run: the sandbox with its baseline commit (docs/protocol.md)."""
     from specsnap.runs import prepare_run
 
-    run = prepare_run(
-        tier,
-        seed,
-        agent,
-        out,
-        agent_options=_parse_pairs(agent_opt, "--agent-opt"),
-        pass_env=list(pass_env),
-        time_limit_s=time_limit,
-        budget_tokens=budget,
-        stage=stage,
-        perturbations=perturb,
-        handoff=handoff,
-    )
+    run = prepare_run(_spec(options), out)
     click.echo(
         f"prepared {run.tier_id} seed {run.seed} stage {run.stage} handoff {run.handoff} "
         f"in {run.run_dir} "
@@ -153,10 +158,8 @@ def session(run_dir: Path, index: int) -> None:
     """Run session INDEX of a prepared run."""
     from specsnap.render.terminal import render_session
     from specsnap.runs import run_session
-    from specsnap.scorecard.model import Session
 
-    record = run_session(run_dir, index)
-    click.echo(render_session(Session.from_record(record)))
+    click.echo(render_session(run_session(run_dir, index).session))
 
 
 @main.command()
@@ -181,38 +184,16 @@ def grade(run_dir: Path) -> None:
     "--out", type=click.Path(path_type=Path), help="Run directory [runs/TIER-AGENT-SEED]."
 )
 @_guard
-def run(
-    tier: str,
-    seed: int,
-    agent: str,
-    agent_opt: tuple[str, ...],
-    pass_env: tuple[str, ...],
-    time_limit: int | None,
-    budget: int | None,
-    stage: int | None,
-    perturb: str | None,
-    handoff: str,
-    out: Path | None,
-) -> None:
+def run(out: Path | None, **options: Any) -> None:
     """prepare → sessions with cutoffs → grade → scorecard, in one go."""
     from specsnap.cli.progress import run_with_progress
 
-    name = f"{tier if not tier.isdigit() else 'tier-' + tier}-{agent}-{seed}"
-    suffix = ("-stage2" if stage == 2 else "") + (f"-{handoff}" if handoff != "fresh" else "")
-    out = out or Path("runs") / (name + suffix)
-    card = run_with_progress(
-        tier,
-        seed,
-        agent,
-        out,
-        _parse_pairs(agent_opt, "--agent-opt"),
-        list(pass_env),
-        time_limit,
-        budget,
-        stage,
-        perturb,
-        handoff,
-    )
+    spec = _spec(options)
+    tier = spec.tier if not spec.tier.isdigit() else f"tier-{spec.tier}"
+    suffix = "-stage2" if spec.stage == 2 else ""
+    suffix += f"-{spec.handoff}" if spec.handoff != "fresh" else ""
+    out = out or Path("runs") / f"{tier}-{spec.agent}-{spec.seed}{suffix}"
+    card = run_with_progress(spec, out)
     sys.exit(0 if card.passed else 1)
 
 

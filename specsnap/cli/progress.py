@@ -12,9 +12,9 @@ import click
 
 from specsnap.render.terminal import render_session, render_summary
 from specsnap.render.words import CUTOFF_REASONS
-from specsnap.rundir import load_run
+from specsnap.rundir import RunSpec, load_run
 from specsnap.runs import grade_run, prepare_run, run_session
-from specsnap.scorecard.model import Scorecard, Session
+from specsnap.scorecard.model import Scorecard
 
 
 def _live(label: str, work: Any, status: dict[str, str] | None = None) -> Any:
@@ -47,36 +47,12 @@ def _live(label: str, work: Any, status: dict[str, str] | None = None) -> Any:
     return result["value"]
 
 
-def run_with_progress(
-    tier: str,
-    seed: int,
-    agent: str,
-    out: Path,
-    agent_options: dict[str, str],
-    pass_env: list[str],
-    time_limit_s: int | None,
-    budget: int | None,
-    stage: int | None = None,
-    perturbations: str | None = None,
-    handoff: str = "fresh",
-) -> Scorecard:
+def run_with_progress(spec: RunSpec, out: Path) -> Scorecard:
     """prepare → every session → grade, printing each step; returns the scorecard."""
-    run = prepare_run(
-        tier,
-        seed,
-        agent,
-        out,
-        agent_options=agent_options,
-        pass_env=pass_env,
-        time_limit_s=time_limit_s,
-        budget_tokens=budget,
-        stage=stage,
-        perturbations=perturbations,
-        handoff=handoff,
-    )
+    run = prepare_run(spec, out)
     stage_text = "Stage II, " if run.stage == 2 else ""
     click.echo(
-        f"prepared {run.tier_id} ({stage_text}seed {seed}, agent {agent}) in {run.run_dir}",
+        f"prepared {run.tier_id} ({stage_text}seed {run.seed}, agent {run.agent}) in {run.run_dir}",
         err=True,
     )
     for index in range(1, run.tier.sessions + 1):
@@ -89,12 +65,12 @@ def run_with_progress(
                 f"cutoff fired on {CUTOFF_REASONS.get(reason, reason)}, ending the agent"
             )
 
-        record = _live(
+        recorded = _live(
             f"session {index}/{run.tier.sessions}",
             lambda i=index, c=cut: run_session(out, i, c),
             status,
         )
-        click.echo(render_session(Session.from_record(record)), err=True)
+        click.echo(render_session(recorded.session), err=True)
     card: Scorecard = _live("grading", lambda: grade_run(out))
     click.echo(render_summary(card))
     click.echo(f"scorecard: {out / 'scorecard.json'} and {out / 'scorecard.md'}")

@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, TamperedRepositoryError, export_commit, rev_parse
-from specsnap.globs import matches
 from specsnap.grading.imports import (
     forbidden_files,
     map_modules,
@@ -24,6 +22,8 @@ from specsnap.grading.imports import (
 )
 from specsnap.grading.isolation import Subjects, grading_workspace, subject_launchers
 from specsnap.grading.testrun import TestRun, prepare_workspace, run_tests
+from specsnap.sandbox.gitrepo import GitError, TamperedRepositoryError, export_commit, rev_parse
+from specsnap.sandbox.globs import matches
 from specsnap.scorecard.model import (
     BaselineFailure,
     Breach,

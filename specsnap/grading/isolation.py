@@ -4,7 +4,7 @@ Graded code runs only in subject processes (boot/bridge_subject.py, boot/visible
 account that is neither the agent's nor the judge's (claimed from the `specsnap-subjectN` pool,
 created by scripts/setup-accounts.sh), in new network, IPC and mount namespaces (no network,
 no System V IPC object of anyone else's, a private tmpfs over every directory other accounts
-may write to, found at start-up: specsnap.shared_state) where the kernel allows it, with a
+may write to, found at start-up: specsnap.accounts.shared_state) where the kernel allows it, with a
 scrubbed environment and PYTHONHASHSEED fixed. Where the kernel refuses those namespaces (a
 container), each subject's account removes its files and IPC objects from those directories when
 the subject ends, and the scorecard says `shared state: owner sweep`.
@@ -29,7 +29,7 @@ from typing import Any
 
 from specsnap.accounts.identity import RunAs, python_for
 from specsnap.accounts.pools import claim, pool
-from specsnap.shared_state import world_writable_dirs
+from specsnap.accounts.shared_state import world_writable_dirs
 
 SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject11
 POOL_SIZE = 12  # three accounts per grading: four gradings at once
@@ -138,7 +138,7 @@ def _launcher(account: RunAs) -> SubjectLauncher:
             return SubjectLauncher(account, argv, python, True, kill_all, private_tmp=True)
         # No namespace: the account also removes what it left in shared places (its files and
         # IPC objects), running shared_state.py's own sweep as itself.
-        source = resources.files("specsnap").joinpath("shared_state.py").read_text()
+        source = resources.files("specsnap.accounts").joinpath("shared_state.py").read_text()
         sweep = (*drop, "--", python, "-I", "-S", "-B", "-c", source, *world_writable_dirs())
         return SubjectLauncher(account, (*drop, "--", python, *flags), python, False, sweep)
     if _user_namespaces():

@@ -2,40 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
+from specsnap.scorecard.model import Scores, Session
 from specsnap.scorecard.tokens import TokenUsage
 
 CACHE_READ_WEIGHT = 0.1
 PASSING = "passed"
-
-
-@dataclass(frozen=True)
-class Scores:
-    raw_retention: float
-    net_retention: float
-    effective_tokens: float | None
-    cache_read_weight: float
-    budget: int
-    tes: float | None
-    passed: bool
-    pass_threshold: float
-    retained_without_recovery: float | None = None
-
-    def as_dict(self) -> dict[str, object]:
-        return {
-            "raw_retention": self.raw_retention,
-            "net_retention": self.net_retention,
-            "effective_tokens": self.effective_tokens,
-            "cache_read_weight": self.cache_read_weight,
-            "budget": self.budget,
-            "tes": self.tes,
-            "pass": self.passed,
-            "pass_threshold": self.pass_threshold,
-            "retained_without_recovery": self.retained_without_recovery,
-        }
 
 
 def requirement_passed(outcomes: Sequence[str]) -> bool:
@@ -55,7 +28,7 @@ def effective_tokens(
     )
 
 
-def token_trust_problems(sessions: Sequence[Mapping[str, Any]]) -> list[str]:
+def token_trust_problems(sessions: Sequence[Session]) -> list[str]:
     """Why the sessions' tokens cannot feed an official TES; empty when they all can.
 
     TES is official only from enforced metering: SpecSnap's meter counted the tokens (it held
@@ -67,17 +40,16 @@ def token_trust_problems(sessions: Sequence[Mapping[str, Any]]) -> list[str]:
     without routes (`meter.apis` empty): no egress needed.
     """
     problems = []
-    for record in sessions:
-        index, source = record.get("index"), record.get("tokens", {}).get("source")
-        meter = record.get("meter") or {}
-        if meter.get("unreadable_answers"):
+    for session in sessions:
+        index, source, meter = session.index, session.tokens.source, session.meter
+        if meter is not None and meter.unreadable_answers:
             problems.append(
                 f"session {index}: the meter could not read the usage of "
-                f"{meter['unreadable_answers']} model answer(s), so its tokens are unknown"
+                f"{meter.unreadable_answers} model answer(s), so its tokens are unknown"
             )
         if source == "reported":
             problems.append(f"session {index}: the agent reported its own tokens; none metered")
-        elif source == "metered" and meter.get("apis") and not record.get("egress_enforced"):
+        elif source == "metered" and meter and meter.apis and not session.egress_enforced:
             problems.append(
                 f"session {index}: the agent's egress was not confined to the meter, "
                 "so its requests may have gone around it"

@@ -14,9 +14,10 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from specsnap.accounts.identity import RunAs, can_execute, give_to, python_for, take_back
+from specsnap.accounts.shared_state import sweep_account
 from specsnap.agents.base import (
     AdapterTraits,
     Invocation,
@@ -25,8 +26,9 @@ from specsnap.agents.base import (
     get_agent,
 )
 from specsnap.errors import UsageError
-from specsnap.gitrepo import rev_parse
 from specsnap.metering.session import SessionMetering
+from specsnap.rundir import SESSION_FILE, RecordedSession, Run, recorded_session
+from specsnap.sandbox.gitrepo import rev_parse
 from specsnap.scorecard.tokens import TokenUsage
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.handoff import carry_state
@@ -42,23 +44,20 @@ from specsnap.sessions.processes import (
 from specsnap.sessions.records import exit_info, session_record, write_records
 from specsnap.sessions.sources import sources_digest
 from specsnap.sessions.supervisor import Supervisor
-from specsnap.shared_state import sweep_account
 from specsnap.stage2.tracker import Board, TrackerServer, board_for
 from specsnap.tier.draws import recall_seed, values_for
 from specsnap.tier.prompts import session_prompt
 from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.trajectory.record import write_trajectory
 
-if TYPE_CHECKING:
-    from specsnap.rundir import Run
-
 BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 
 
 def run_agent_session(
     run: Run, run_as: RunAs, index: int, on_cutoff: Callable[[str], None] | None = None
-) -> dict[str, Any]:
-    """Run session `index` as `run_as`; returns (and writes) its record, whatever the agent did.
+) -> RecordedSession:
+    """Run session `index` as `run_as`; writes its record and returns the session it states,
+    whatever the agent did.
 
     `on_cutoff(reason)` is called, on the watcher's thread, right after the agent is frozen.
     """
@@ -99,7 +98,7 @@ def _run_in_home(
     home: Home,
     on_cutoff: Callable[[str], None] | None,
     notes: list[str],
-) -> dict[str, Any]:
+) -> RecordedSession:
     records = run.session_dir(index)
     ctx = _prepare_home(
         run, index, home.path, prompt, needs_solution=getattr(adapter, "needs_solution", False)
@@ -177,7 +176,7 @@ def _run_in_home(
     if metering is not None and metering.routes:  # an agent with a model API, metered
         meter = metering.meter
         write_trajectory(records, index, run.agent, meter.steps, meter.steps_dropped)
-    return record
+    return recorded_session(record, str(records / SESSION_FILE))
 
 
 def _carry_handoff(

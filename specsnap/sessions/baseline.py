@@ -19,9 +19,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import GitError, export_commit, tree_of
 from specsnap.grading import grade_tree
 from specsnap.grading.isolation import grading_workspace, subject_launchers
+from specsnap.sandbox.gitrepo import GitError, export_commit, tree_of
 from specsnap.tier.model import Tier
 
 _VERDICTS: dict[tuple[str, str, str], bool] = {}

@@ -25,8 +25,8 @@ The file that fires is the first one an event named whose content changed; where
 the session's end finds several changed at once, the one written first (modification time,
 then path). Once the agent is frozen, the cut is taken (`Cut`): the firing file keeps what it
 holds at the freeze; every other watched path that differs from the snapshot was written before
-the freeze, so it is *cut away*: put back as it was at arm (specsnap.safefiles) once the agent's
-processes are gone. Only what changes after the freeze is a breach.
+the freeze, so it is *cut away*: put back as it was at arm (specsnap.sandbox.safefiles) once the
+agent's processes are gone. Only what changes after the freeze is a breach.
 
 The watcher thread blocks in poll() on the inotify descriptor, so an event wakes it at once; the
 freeze callback runs on that thread before anything else is read. It also watches `.git` for
@@ -47,8 +47,8 @@ from pathlib import Path
 from inotify_simple import INotify
 from inotify_simple import flags as F
 
-from specsnap.globs import matches
-from specsnap.safefiles import Armed, put_back, read_armed
+from specsnap.sandbox.globs import matches
+from specsnap.sandbox.safefiles import Armed, put_back, read_armed
 from specsnap.sessions.content import CONTENT_CAP, hard_links, read_content, tree_files
 
 TREE_MASK = (

@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from specsnap.gitrepo import RepoState
-from specsnap.globs import matches
+from specsnap.sandbox.gitrepo import RepoState
+from specsnap.sandbox.globs import matches
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ import signal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from specsnap.rundir import SESSION_FILE
 from specsnap.scorecard.tokens import TokenUsage
 
 if TYPE_CHECKING:
@@ -97,4 +98,4 @@ def write_records(records: Path, record: dict[str, Any], sup: Supervisor) -> Non
             written_after=cut.written_after,
         )
     (records / "cutoff.json").write_text(json.dumps(cutoff, indent=2) + "\n")
-    (records / "session.json").write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
+    (records / SESSION_FILE).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")

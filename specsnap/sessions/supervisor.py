@@ -9,7 +9,13 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from specsnap.errors import InfrastructureError
-from specsnap.gitrepo import RepoState, commits_between, plain_git_dir, repo_state, rev_parse
+from specsnap.sandbox.gitrepo import (
+    RepoState,
+    commits_between,
+    plain_git_dir,
+    repo_state,
+    rev_parse,
+)
 from specsnap.sessions.baseline import baseline_done
 from specsnap.sessions.control import hook_tampering
 from specsnap.sessions.cutoff import CutoffWatcher, Firing

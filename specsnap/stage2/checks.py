@@ -23,8 +23,8 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from pathlib import Path
 
-from specsnap.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.grading import Grade, gate_findings, grade_repository
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.stage2.perturbations import stage2_tier
 from specsnap.stage2.perturbations.notes import states, unambiguous
 from specsnap.stage2.perturbations.workspace import commit_as_teammate

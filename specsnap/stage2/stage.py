@@ -10,7 +10,6 @@ ledger's to say: `stage_unlocked` is the one place that asks.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -28,14 +27,13 @@ PERTURBATION_KINDS = ("lost-work", "teammate-refactor", "planted-regression", "s
 FAULT_KINDS = ("lost-work", "planted-regression", "stale-note")
 
 
-def stage_unlocked() -> bool:
-    """Whether a verified scorecard has unlocked Stage II: the curriculum ledger named by
-    $SPECSNAP_LEDGER answers (docs/leaderboard.md). Without a ledger, Stage II stays locked;
-    a ledger that cannot be read is an error, never read as locked."""
-    path = os.environ.get("SPECSNAP_LEDGER")
-    if not path or not Path(path).exists():
+def stage_unlocked(ledger: Path | None) -> bool:
+    """Whether a verified scorecard has unlocked Stage II: the curriculum `ledger` answers
+    (docs/leaderboard.md; the front ends read $SPECSNAP_LEDGER). Without a ledger, Stage II
+    stays locked; a ledger that cannot be read is an error, never read as locked."""
+    if ledger is None or not ledger.exists():
         return False
-    return stage_required(Path(path)) == 2
+    return stage_required(ledger) == 2
 
 
 def default_stage(unlocked: bool) -> int:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 from specsnap import __version__
 from specsnap.errors import UsageError
-from specsnap.gitrepo import GitError, git
 from specsnap.rundir import RUN_FILE, load_run
+from specsnap.sandbox.gitrepo import GitError, git
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.receipt import scorecard_digest
 from specsnap.submission.archive import (

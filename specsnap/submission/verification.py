@@ -35,10 +35,10 @@ from typing import Any, Literal, NoReturn, Union, get_args, get_origin, get_type
 
 from specsnap import __version__
 from specsnap.errors import InputError, UsageError
-from specsnap.gitrepo import GitError, own_git, rev_parse
 from specsnap.ledger.entry import Attestation, Candidate, Verification
 from specsnap.rundir import Run
-from specsnap.runs import plant_baseline
+from specsnap.sandbox.baseline import plant_baseline
+from specsnap.sandbox.gitrepo import GitError, own_git, rev_parse
 from specsnap.scorecard.aggregate import stage_of
 from specsnap.scorecard.io import parse_scorecard
 from specsnap.scorecard.model import Scorecard
@@ -301,7 +301,7 @@ def _size_problems(sandbox: Path) -> list[str]:
 
 
 def _baseline_problems(tier: Tier, run: Run, run_dir: Path, work: Path) -> list[str]:
-    made = plant_baseline(tier, work / "baseline")
+    made = plant_baseline(tier.starter, work / "baseline")
     if made != run.baseline_commit:
         return [f"{RUN} names baseline {run.baseline_commit[:12]}; {tier.id}'s is {made[:12]}"]
     sandbox = run_dir / "sandbox"

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from specsnap.errors import InputError, Problem
-from specsnap.gitrepo import BASELINE_IDENTITY, own_git
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.schemas import load_schema, parse_yaml, schema_problems
 from specsnap.tier.model import Tier
 from specsnap.tier.params import render

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
 from specsnap.tier.draws import draw, template_values
 from specsnap.tier.model import Tier
 from specsnap.tier.params import render

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from specsnap.gitrepo import GitError, git
+from specsnap.sandbox.gitrepo import GitError, git
 from specsnap.trajectory.summary import Action
 
 #: A file counts as broadly rewritten when a commit replaces at least this share of its lines
@@ -144,7 +144,8 @@ def _dependency_line(line: str) -> bool:
 
 
 def git_text(sandbox: Path, *args: str) -> str:
-    """`git args` on the agent's repository, read safely (specsnap.gitrepo.git); "" on failure."""
+    """`git args` on the agent's repository, read safely (specsnap.sandbox.gitrepo.git); "" on
+    failure."""
     try:
         return git(sandbox, *args, check=False).decode("utf-8", "replace")
     except GitError:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import git
+from specsnap.sandbox.gitrepo import git
 from tests.support.escapes import FIRST, Outcome, no_gain, play, play_honest
 
 pytestmark = [

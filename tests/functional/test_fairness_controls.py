@@ -26,8 +26,9 @@ from typing import Any
 
 import pytest
 
-from specsnap.gitrepo import rev_parse, tree_of
+from specsnap.rundir import RunSpec
 from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
+from specsnap.sandbox.gitrepo import rev_parse, tree_of
 from specsnap.scorecard.codec import to_json
 from specsnap.scorecard.model import Session
 from specsnap.tier.loading import load_tier
@@ -51,14 +52,14 @@ REPEATED_SEED = 13
 
 def _sessions(
     out: Path, tier: str, control: str, seed: int, options: dict[str, str]
-) -> list[dict[str, Any]]:
-    """Prepare the run and play every session; the session records."""
-    prepare_run(str(ROOT / "tiers" / tier), seed, control, out, agent_options=options)
+) -> list[Session]:
+    """Prepare the run and play every session; the sessions as their records state them."""
+    prepare_run(RunSpec(str(ROOT / "tiers" / tier), seed, control, options), out)
     count = load_tier(str(ROOT / "tiers" / tier)).sessions
-    return [run_session(out, index) for index in range(1, count + 1)]
+    return [run_session(out, index).session for index in range(1, count + 1)]
 
 
-def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[dict[str, Any]], Any]:
+def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[Session], Any]:
     """Play the run; its session records, and what its scorecard is made of: the sessions as
     the scorecard shows them (timings aside) and the tree of the final commit."""
     try:
@@ -67,7 +68,7 @@ def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[dict[st
         release_agent_account(out.resolve())
     sandbox = out / "sandbox"
     head = rev_parse(sandbox)
-    shown = [without_timings(to_json(Session.from_record(r))) for r in records]
+    shown = [without_timings(to_json(s)) for s in records]
     return records, (shown, tree_of(sandbox, head) if head else None)
 
 
@@ -80,8 +81,8 @@ def test_a_control_never_breaches_over_twenty_seeds_and_repeats_itself(
     found, differed = [], []
     for seed in SEEDS:
         records, made_of = _played(tmp_path / str(seed), tier, control, seed)
-        found += [(seed, b["session"], b["what"]) for r in records for b in r["breaches"]]
-        cut_off = [r["index"] for r in records if r["exit"]["status"] == "cutoff"]
+        found += [(seed, b.session, b.what) for s in records for b in s.breaches]
+        cut_off = [s.index for s in records if s.exit.status == "cutoff"]
         if control in ("notetaker", "tracker", "amnesiac"):  # they edit in session 1
             assert cut_off, f"seed {seed}: no session was cut off, nothing was tested"
         if seed in REPEATED_SEEDS:

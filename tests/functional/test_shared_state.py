@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from specsnap.shared_state import world_writable_dirs
+from specsnap.accounts.shared_state import world_writable_dirs
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import SPECSNAP, card, specsnap
 from tests.functional.test_judge_attacks import play

@@ -16,6 +16,7 @@ from typing import Any
 
 import yaml
 
+from specsnap.rundir import RunSpec
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
 from specsnap.tier.solutions import rendered_patch, requirement_patches
@@ -265,7 +266,7 @@ def test_a_workspace_git_cannot_read_leaves_perturbations_unapplied_not_the_run_
     from specsnap.runs import prepare_run
     from specsnap.stage2.perturbations import perturb_before
 
-    run = prepare_run("90", 3, "noop", tmp_path / "run", stage=2)
+    run = prepare_run(RunSpec("90", 3, "noop", stage=2), tmp_path / "run")
     session = run.session_dir(1)
     session.mkdir(parents=True)
     cutoff = {"fired": True, "reason": "source-edit", "file": "units/convert.py"}

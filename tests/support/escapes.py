@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.accounts.identity import account_named, agent_pool, current_user, python_for
-from specsnap.gitrepo import git
+from specsnap.sandbox.gitrepo import git
 from specsnap.sessions.processes import account_pids
 from specsnap.tier.loading import load_tier
 from tests.conftest import ROOT

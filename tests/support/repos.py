@@ -5,7 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from specsnap.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, create_baseline, own_git
 from specsnap.tier.draws import values_for
 from specsnap.tier.model import Tier
 from specsnap.tier.solutions import rendered_patch

@@ -13,8 +13,9 @@ from specsnap.errors import InputError
 from specsnap.grading import Grade
 from specsnap.render.markdown import render_markdown
 from specsnap.report import build_scorecard, write_report
+from specsnap.rundir import Run, recorded_session, recorded_sessions
 from specsnap.scorecard.io import dump_scorecard, load_scorecard, scorecard_document
-from specsnap.scorecard.model import Gate, Grading, Requirement
+from specsnap.scorecard.model import Gate, Grading, Requirement, Session
 from specsnap.scorecard.model import TestResult as Outcome
 from specsnap.scorecard.receipt import scorecard_digest
 from specsnap.scorecard.work import RISKY_MOVES_MAX, TARGET_MAX
@@ -36,11 +37,16 @@ class Settings:
     agent_account: str = ""
 
 
-def records() -> list[dict[str, Any]]:
-    sessions = fixture_document("tier-4-seed-1")["sessions"][:2]
+def session_documents() -> list[dict[str, Any]]:
+    sessions: list[dict[str, Any]] = fixture_document("tier-4-seed-1")["sessions"][:2]
     for record in sessions:
         record["agent"] = "command"  # records carry more than a scorecard shows
     return sessions
+
+
+def records() -> list[Session]:
+    """The sessions as their records state them (specsnap.rundir.recorded_session)."""
+    return [recorded_session(r, "session.json").session for r in session_documents()]
 
 
 def grade(passed: bool = True) -> Grade:
@@ -85,11 +91,17 @@ def test_the_same_inputs_give_the_same_bytes(tier90: Tier, tmp_path: Path) -> No
 
 
 def test_a_malformed_record_names_its_file_and_key(tier90: Tier, tmp_path: Path) -> None:
-    broken = records()
+    """A session record is read once, into typed values, before any scorecard is built: a
+    malformed one is bad input naming its file and key."""
+    broken = session_documents()
     broken[1]["exit"]["status"] = "vanished"
     del broken[1]["tokens"]
+    run = Run(tmp_path, str(tier90.root), tier90.id, "a" * 64, 5, "command", sessions_done=[1, 2])
+    for index, document in enumerate(broken, start=1):
+        run.session_dir(index).mkdir(parents=True)
+        (run.session_dir(index) / "session.json").write_text(json.dumps(document))
     with pytest.raises(InputError) as caught:
-        build_scorecard(Settings(tmp_path), tier90, broken, grade(), 1.0)
+        recorded_sessions(run)
     (problem,) = caught.value.problems
     assert (problem.file, problem.key, problem.value) == (
         f"{tmp_path}/sessions/2/session.json",

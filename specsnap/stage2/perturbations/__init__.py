@@ -13,13 +13,13 @@ afterwards judges whether the agent noticed and set it right:
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, cast
 
-from specsnap.gitrepo import GitError, git
-from specsnap.scorecard.model import PerturbationKind, StageTwo
+from specsnap.sandbox.gitrepo import GitError, git
+from specsnap.scorecard.model import PerturbationKind, Session, StageTwo
 from specsnap.stage2.perturbations.assessment import Evidence, assess, counts
 from specsnap.stage2.perturbations.between import (
     gap_for,
@@ -32,7 +32,7 @@ from specsnap.tier.model import Tier
 
 if TYPE_CHECKING:
     from specsnap.grading import Grade
-    from specsnap.rundir import Run
+    from specsnap.rundir import RecordedSession, Run
 
 __all__ = [
     "gap_for",
@@ -64,17 +64,14 @@ def regression_planted(run_dir: Path) -> bool:
     return any(r["kind"] == "planted-regression" and r["applied"] for r in records)
 
 
-def stage2_result(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> StageTwo:
+def stage2_result(run: Run, recorded: Sequence[RecordedSession], grade: Grade) -> StageTwo:
     """The scorecard's Stage II section: each perturbation assessed, and the recovery."""
     tier = run.tier
-    evidence = _evidence(run, records, grade)
+    sessions = [r.session for r in recorded]
+    evidence = _evidence(run, sessions, grade)
     perturbations = tuple(assess(tier, r, evidence) for r in perturbation_records(run.run_dir))
     faults, detected, repaired = counts(perturbations)
-    consultations = sum(
-        int((r.get("tracker") or {}).get("consultations", 0))
-        for r in records
-        if r.get("index", 1) > 1
-    )
+    consultations = sum(s.tracker.consultations for s in sessions if s.tracker and s.index > 1)
     return StageTwo(
         perturbations_chosen=cast(tuple[PerturbationKind, ...], tuple(run.perturbations)),
         perturbations=perturbations,
@@ -86,33 +83,30 @@ def stage2_result(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) 
     )
 
 
-def recovered_requirements(records: Sequence[Mapping[str, Any]]) -> frozenset[str]:
+def recovered_requirements(recorded: Sequence[RecordedSession]) -> frozenset[str]:
     """The requirements whose ticket was read (shown, or listed) in a session after the first,
     in which or after which a session changed the sources (specsnap.sessions.sources): had
     they been retained, the agent would not have needed the tracker before writing them. A
     session whose record does not say counts as having changed them."""
     recovered: set[str] = set()
     changed_since = False  # a session from this one on changed the sources
-    for record in sorted(records, key=lambda r: int(r.get("index", 1)), reverse=True):
-        sources = record.get("sources") or {}
-        start = sources.get("at_start")
-        changed_since = changed_since or start is None or start != sources.get("at_end")
-        if int(record.get("index", 1)) > 1 and changed_since:
-            recovered.update((record.get("tracker") or {}).get("tickets_read", []))
+    for r in sorted(recorded, key=lambda r: r.session.index, reverse=True):
+        changed_since = changed_since or r.sources_changed
+        if r.session.index > 1 and changed_since:
+            recovered.update(r.tickets_read)
     return frozenset(recovered)
 
 
-def _evidence(run: Run, records: Sequence[Mapping[str, Any]], grade: Grade) -> Evidence:
+def _evidence(run: Run, sessions: Sequence[Session], grade: Grade) -> Evidence:
     try:
         head = {path: blob for path, (_mode, blob) in head_blobs(run.sandbox).items()}
         history = frozenset(git(run.sandbox, "rev-list", "HEAD").decode().split())
     except (GitError, NotApplicable, OSError):  # an unreadable HEAD repairs nothing
         head, history = {}, frozenset()
     shown = {
-        int(r["index"]): frozenset(
-            q["ticket"] for q in (r.get("tracker") or {}).get("requests", []) if q.get("ticket")
-        )
-        for r in records
+        s.index: frozenset(q.ticket for q in s.tracker.requests if q.ticket)
+        for s in sessions
+        if s.tracker
     }
     return Evidence(
         head=head,

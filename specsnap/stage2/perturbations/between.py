@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specsnap.errors import InfrastructureError
-from specsnap.gitrepo import GitError
+from specsnap.sandbox.gitrepo import GitError
 from specsnap.stage2.perturbations.notes import (
     added_code,
     agent_notes,

@@ -29,7 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from specsnap.gitrepo import commits_between, read_objects
+from specsnap.sandbox.gitrepo import commits_between, read_objects
 from specsnap.stage2.perturbations.workspace import (
     NotApplicable,
     blob_content,

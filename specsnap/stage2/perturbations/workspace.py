@@ -3,7 +3,7 @@
 The sandbox belongs to the agent under test, so every write here refuses a path that passes
 through a symlink or lands on anything but a regular file, and replaces files by renaming a new
 one into place (a hard link the agent made elsewhere never sees the write). Git never runs in
-the agent's repository (specsnap.gitrepo): it runs in a borrowed one with SpecSnap's config,
+the agent's repository (specsnap.sandbox.gitrepo): it runs in a borrowed one with SpecSnap's config,
 and SpecSnap copies back the objects, the ref and the index it keeps.
 
 A teammate's commit is made with plumbing on a private index, on top of HEAD, and the agent's
@@ -23,7 +23,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-from specsnap.gitrepo import (
+from specsnap.sandbox.gitrepo import (
     GitError,
     borrowed,
     git,

@@ -7,7 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from specsnap.gitrepo import export_commit
+from specsnap.sandbox.gitrepo import export_commit
 from specsnap.scorecard.receipt import canonical_json, merkle_digest, scorecard_digest, seal
 
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from specsnap.scorecard.model import Meter, Session, Tokens
 from specsnap.scorecard.scoring import (
     compute_scores,
     effective_tokens,
@@ -11,6 +14,7 @@ from specsnap.scorecard.scoring import (
     token_trust_problems,
 )
 from specsnap.scorecard.tokens import TokenUsage
+from tests.support.scorecards import fixture_document
 
 REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
 
@@ -61,18 +65,27 @@ def test_pass_threshold_is_inclusive():
 
 
 def test_only_enforced_metering_keeps_a_tes_official() -> None:
-    metered = {"input": 1, "output": 1, "cache_write": 0, "cache_read": 0, "source": "metered"}
+    base = Session.from_record(fixture_document("tier-4-seed-1")["sessions"][0])
+    metered = Tokens(1, 1, 0, 0, "metered")
+    routed = Meter(("openai",), 1, 0, 0, 0, 0)
+
+    def session(index: int, tokens: Tokens, enforced: bool, meter: Meter | None) -> Session:
+        return replace(base, index=index, tokens=tokens, egress_enforced=enforced, meter=meter)
+
     sessions = [
-        {"index": 1, "tokens": metered, "egress_enforced": True, "meter": {"apis": ["openai"]}},
-        {"index": 2, "tokens": metered, "egress_enforced": False, "meter": {"apis": ["openai"]}},
-        {"index": 3, "tokens": {**metered, "source": "reported"}, "meter": None},
-        {"index": 4, "tokens": {**metered, "source": "unknown"}, "egress_enforced": False},
-        {"index": 5, "tokens": metered, "egress_enforced": False, "meter": {"apis": []}},
+        session(1, metered, True, routed),
+        session(2, metered, False, routed),
+        session(3, replace(metered, source="reported"), False, None),
+        session(4, replace(metered, source="unknown"), False, None),
+        session(5, metered, False, replace(routed, apis=())),
+        session(6, replace(metered, source="unknown"), True, replace(routed, unreadable_answers=2)),
     ]
     assert token_trust_problems(sessions) == [
         "session 2: the agent's egress was not confined to the meter, "
         "so its requests may have gone around it",
         "session 3: the agent reported its own tokens; none metered",
+        "session 6: the meter could not read the usage of 2 model answer(s), "
+        "so its tokens are unknown",
     ]
     assert token_trust_problems(sessions[:1]) == []
 

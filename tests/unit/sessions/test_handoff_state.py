@@ -11,6 +11,7 @@ import pytest
 from specsnap.agents.base import HandoffSupport, get_agent, require_handoff
 from specsnap.agents.clis import CLAUDE_HANDOFF
 from specsnap.errors import UsageError
+from specsnap.rundir import RunSpec
 from specsnap.sessions import handoff
 from specsnap.sessions.handoff import carry_state
 
@@ -143,5 +144,5 @@ def test_prepare_refuses_an_unsupported_mode_before_any_work(tmp_path: Path) -> 
     from specsnap.runs import prepare_run
 
     with pytest.raises(UsageError, match="does not support --handoff compact"):
-        prepare_run("1", 0, "codex", tmp_path / "run", handoff="compact")
+        prepare_run(RunSpec("1", 0, "codex", handoff="compact"), tmp_path / "run")
     assert not (tmp_path / "run").exists()

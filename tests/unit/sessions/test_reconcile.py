@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from specsnap.gitrepo import HISTORY_FILES, RepoState
+from specsnap.sandbox.gitrepo import HISTORY_FILES, RepoState
 from specsnap.sessions.reconcile import SessionEnd, breaches
 
 BASE = "b" * 40

@@ -34,41 +34,37 @@ def test_an_unknown_kind_lists_the_known_ones(names: str) -> None:
 
 
 def test_until_the_ledger_says_otherwise_stage_ii_is_locked_and_stage_i_is_the_default(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    tmp_path: Path,
 ) -> None:
-    monkeypatch.delenv("SPECSNAP_LEDGER", raising=False)
-    assert stage_unlocked() is False and default_stage(stage_unlocked()) == 1
+    assert stage_unlocked(None) is False and default_stage(stage_unlocked(None)) == 1
     ledger = tmp_path / "ledger.jsonl"
-    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
-    assert stage_unlocked() is False  # no ledger file yet: locked
+    assert stage_unlocked(ledger) is False  # no ledger file yet: locked
     append_candidate(ledger, candidate(seed=1, net=0.5, tes=0.5))
-    assert stage_unlocked() is False and default_stage(stage_unlocked()) == 1
+    assert stage_unlocked(ledger) is False and default_stage(stage_unlocked(ledger)) == 1
     append_candidate(ledger, candidate(seed=2))  # PASS with TES >= 75%: the unlock
-    assert stage_unlocked() is True and default_stage(stage_unlocked()) == 2
+    assert stage_unlocked(ledger) is True and default_stage(stage_unlocked(ledger)) == 2
 
 
 def test_a_hand_written_unlock_without_the_ledgers_rebuild_is_an_error_never_unlocked(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     made = candidate(seed=2)
     unrebuilt = replace(made, verification=replace(made.verification, checks=("rebuild",)))
     forged = Entry(0, GENESIS, "2025-01-02T03:04:05Z", unrebuilt, False, unlocks_stage_2=True)
     ledger = tmp_path / "ledger.jsonl"
     ledger.write_bytes(encode_entry(forged) + b"\n")
-    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
     with pytest.raises(LedgerError, match="not rebuilt by the ledger's verification"):
-        stage_unlocked()
+        stage_unlocked(ledger)
     assert append_candidate(ledger.with_name("new.jsonl"), unrebuilt).outcome is Outcome.REFUSED
 
 
 def test_a_ledger_that_cannot_be_read_is_an_error_never_locked(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    tmp_path: Path,
 ) -> None:
     ledger = tmp_path / "ledger.jsonl"
     ledger.write_text("{not json\n")
-    monkeypatch.setenv("SPECSNAP_LEDGER", str(ledger))
     with pytest.raises(LedgerError):
-        stage_unlocked()
+        stage_unlocked(ledger)
 
 
 def test_a_stage_ii_run_before_the_unlock_is_unofficial_and_says_why() -> None:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import create_baseline
+from specsnap.sandbox.gitrepo import create_baseline
 from specsnap.submission import verification
 
 

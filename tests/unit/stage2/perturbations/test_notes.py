@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import BASELINE_IDENTITY, own_git
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, own_git
 from specsnap.stage2.perturbations.notes import (
     choose_stale,
     history_stating,

@@ -4,20 +4,25 @@ session records), and the digest of the sources that says whether a session chan
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from specsnap.rundir import RecordedSession, recorded_session
+from specsnap.scorecard.model import Session
 from specsnap.sessions.sources import sources_digest
 from specsnap.stage2.perturbations import recovered_requirements
+from tests.support.scorecards import fixture_document
 
 
-def record(index: int, read: list[str], changed: bool) -> dict[str, Any]:
-    end = "b" if changed else "a"
-    return {
-        "index": index,
-        "tracker": {"consultations": len(read), "tickets_read": read},
-        "sources": {"at_start": "a", "at_end": end},
-    }
+def a_record(index: int) -> dict[str, Any]:
+    record: dict[str, Any] = fixture_document("tier-4-seed-1")["sessions"][0]
+    return {**record, "index": index}
+
+
+def record(index: int, read: list[str], changed: bool) -> RecordedSession:
+    session = Session.from_record(a_record(index))
+    return RecordedSession(replace(session, index=index), frozenset(read), changed)
 
 
 def test_a_ticket_read_then_code_written_is_recovered() -> None:
@@ -42,8 +47,13 @@ def test_reads_in_the_first_session_never_count() -> None:
 
 
 def test_a_session_that_does_not_say_counts_as_having_changed_the_sources() -> None:
-    silent = {"index": 2, "tracker": {"tickets_read": ["REP-1"]}}
-    assert recovered_requirements([record(1, [], True), silent]) == {"REP-1"}
+    tracker = {"consultations": 1, "bytes_served": 9, "chars_served": 9, "requests": []}
+    silent = {**a_record(2), "tracker": {**tracker, "tickets_read": ["REP-1"]}}
+    said = {**silent, "sources": {"at_start": "a", "at_end": "a"}}
+    assert recorded_session(silent, "session.json").sources_changed
+    assert not recorded_session(said, "session.json").sources_changed
+    silent_session = recorded_session(silent, "session.json")
+    assert recovered_requirements([record(1, [], True), silent_session]) == {"REP-1"}
 
 
 def test_the_sources_digest_sees_python_files_only_and_never_follows_links(

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import BASELINE_IDENTITY, git, own_git, rev_parse
+from specsnap.sandbox.gitrepo import BASELINE_IDENTITY, git, own_git, rev_parse
 from specsnap.stage2.perturbations.workspace import (
     TEAMMATE_EMAIL,
     NotApplicable,

@@ -6,9 +6,10 @@ program (merge and diff drivers, filters, textconv, `include.path`, pager, edito
 `git()` runs it in a repository SpecSnap makes for the call (`borrowed`), bare, with SpecSnap's
 config and no attributes, that reads the agent's objects through an alternate and a copy of its
 refs and HEAD that SpecSnap parsed itself. What git writes lands there; SpecSnap copies back
-what it keeps (`keep_objects`, `set_ref`, `put_index`) through specsnap.safefiles. Every object
-SpecSnap reads is checked against its id, and a `.git` that is not a plain directory is never
-followed. `own_git()` is for repositories SpecSnap made and no agent has written to.
+what it keeps (`keep_objects`, `set_ref`, `put_index`) through specsnap.sandbox.safefiles.
+Every object SpecSnap reads is checked against its id, and a `.git` that is not a plain
+directory is never followed. `own_git()` is for repositories SpecSnap made and no agent has
+written to.
 
 Over 400 lines: the borrowed repository and every read through it form one defence.
 """
@@ -28,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from specsnap.errors import InfrastructureError
-from specsnap.safefiles import write_under
+from specsnap.sandbox.safefiles import write_under
 
 # Neutral on purpose: nothing in the sandbox tells the agent it is being benchmarked.
 BASELINE_IDENTITY = {

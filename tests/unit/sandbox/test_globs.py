@@ -1,6 +1,6 @@
 import pytest
 
-from specsnap.globs import matches
+from specsnap.sandbox.globs import matches
 
 
 @pytest.mark.parametrize(

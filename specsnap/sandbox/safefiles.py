@@ -1,7 +1,7 @@
 """Writing into a directory tree the agent owns, as root, once every process of the agent is
 gone: putting a cut-away path back as it was when the cutoff armed (docs/protocol.md, Cutoff:
 what a cutoff cuts away), and copying into the agent's repository what git made in SpecSnap's
-own (specsnap.gitrepo).
+own (specsnap.sandbox.gitrepo).
 
 Every step goes through directory descriptors opened with O_NOFOLLOW, so a symlink the agent
 planted (a directory replaced by a link to `/etc`, say) is never followed out of the tree. A

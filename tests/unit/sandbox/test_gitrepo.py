@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.gitrepo import (
+from specsnap.grading import history_rewrites
+from specsnap.sandbox.gitrepo import (
     BASELINE_IDENTITY,
     GitError,
     TamperedRepositoryError,
@@ -20,7 +21,6 @@ from specsnap.gitrepo import (
     repo_state,
     rev_parse,
 )
-from specsnap.grading import history_rewrites
 
 
 @pytest.fixture

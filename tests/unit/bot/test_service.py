@@ -133,14 +133,15 @@ def test_a_delivery_answered_busy_is_processed_when_redelivered_then_refused() -
         return "started"
 
     service, app = receiver(work, workers=1, capacity=1)
-    assert signed_post(app, fresh_comment(1), "d1").startswith("202")  # no worker yet: it waits
-    assert signed_post(app, fresh_comment(2), "d2").startswith("503")
+    first, second = fresh_comment(1), fresh_comment(2)  # a redelivery re-sends the same body
+    assert signed_post(app, first, "d1").startswith("202")  # no worker yet: it waits
+    assert signed_post(app, second, "d2").startswith("503")
     service.start()
     try:
         wait_for(lambda: done == ["d1"])
-        assert signed_post(app, fresh_comment(2), "d2").startswith("202")  # *Redeliver*
+        assert signed_post(app, second, "d2").startswith("202")  # *Redeliver*
         wait_for(lambda: service.health().handled == 2)
-        assert signed_post(app, fresh_comment(2), "d2").startswith("409")
+        assert signed_post(app, second, "d2").startswith("409")
     finally:
         service.stop(timeout=5)
     assert done == ["d1", "d2"]
@@ -159,17 +160,18 @@ def test_a_delivery_whose_worker_failed_is_processed_once_when_redelivered() -> 
         return "started"
 
     service, app = receiver(work, workers=1, log=io.StringIO())
+    body = fresh_comment(1)  # a redelivery or a replay re-sends the same signed body
     service.start()
     try:
-        assert signed_post(app, fresh_comment(1), "d1").startswith("202")
+        assert signed_post(app, body, "d1").startswith("202")
         wait_for(lambda: service.health().failed == 1)
-        assert signed_post(app, fresh_comment(1), "d1").startswith("202")
+        assert signed_post(app, body, "d1").startswith("202")
         wait_for(lambda: len(attempts) == 2)
-        assert signed_post(app, fresh_comment(1), "d1").startswith("409")  # still in flight
+        assert signed_post(app, body, "d1").startswith("409")  # still in flight
         release.set()
         wait_for(lambda: service.health().handled == 1)
-        assert signed_post(app, fresh_comment(1), "d1").startswith("409")  # done
-        assert signed_post(app, fresh_comment(1), "d9").startswith("409")  # same comment
+        assert signed_post(app, body, "d1").startswith("409")  # done
+        assert signed_post(app, body, "d9").startswith("409")  # same comment
     finally:
         service.stop(timeout=5)
     assert attempts == ["d1", "d1"]

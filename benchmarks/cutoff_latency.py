@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 from specsnap.accounts.identity import RunAs, python_for
-from specsnap.runs import agent_account_held
+from specsnap.accounts.pools import agent_account_held
 from specsnap.sessions.cutoff import CutoffWatcher, Firing
 from specsnap.sessions.processes import SessionMarks, freeze, terminate
 

@@ -20,13 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from specsnap import __version__
+from specsnap.accounts.pools import RUN_RECORD
 from specsnap.errors import InputError, Problem, UsageError
 from specsnap.scorecard.codec import DecodeError
 from specsnap.scorecard.model import Session
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
 
-RUN_FILE = "run.json"
+RUN_FILE = RUN_RECORD  # the account pool reads it too: a run holds the account it names
 SESSION_FILE = "session.json"
 
 

@@ -4,32 +4,22 @@ Each step reads and writes `RUN_DIR/run.json`; each is idempotent and refuses, w
 needs first, when called out of order. The Action runs the steps as separate job steps; `specsnap
 run` calls them in sequence.
 
-As root, a run holds one account of the agent pool (identity.agent_pool) from prepare until it
-is graded: a lease file (NAME.lease in $SPECSNAP_LEASE_DIR, default /run/specsnap/accounts)
-names the run directory, and run.json records the account, so parallel runs on one machine
-never share an account. A lease whose run directory is gone, graded, or records another account
-is free again.
+As root, a run holds one account of the agent pool from prepare until it is graded
+(specsnap.accounts.pools), so parallel runs on one machine never share an account.
 """
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import json
 import os
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from specsnap.accounts.identity import (
-    RunAs,
-    account_named,
-    agent_pool,
-    can_execute,
-    current_user,
-)
-from specsnap.errors import InfrastructureError, InputError, Problem, UsageError
+from specsnap.accounts.identity import account_named, can_execute
+from specsnap.accounts.pools import account_field, lease_agent_account, release_agent_account
+from specsnap.errors import InputError, Problem, UsageError
 from specsnap.grading import grade_repository
 from specsnap.report import build_scorecard, write_report
 from specsnap.rundir import (
@@ -66,7 +56,6 @@ from specsnap.tier.loading import load_tier
 from specsnap.trajectory.work import HEAD_FILE, write_work_report
 
 GRADING_BREACHES = "grading-breaches.json"  # what grading found of the agent still alive
-DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 
 
 def unofficial_reasons(run: Run) -> list[str]:
@@ -162,11 +151,6 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
     run = replace(wanted, baseline_commit=commit, agent_account=account_field(run_as))
     run.save()
     return run
-
-
-def account_field(account: RunAs) -> str:
-    """What run.json records of the agent's account: its name, or "" for SpecSnap's own user."""
-    return "" if account.is_self else account.name
 
 
 def require_session_order(run: Run, index: int) -> None:
@@ -266,98 +250,3 @@ def _record_alive_at_grading(run: Run) -> None:
     path = run.run_dir / GRADING_BREACHES
     path.write_text(json.dumps([{"session": run.tier.sessions, "what": what}]) + "\n")
     path.chmod(0o600)
-
-
-# -- the agent account pool ----------------------------------------------------------------
-
-
-def _lease_dir() -> Path:
-    return Path(os.environ.get("SPECSNAP_LEASE_DIR") or DEFAULT_LEASE_DIR)
-
-
-@contextlib.contextmanager
-def _pool_locked() -> Iterator[Path]:
-    leases = _lease_dir()
-    leases.mkdir(mode=0o700, parents=True, exist_ok=True)
-    with open(leases / ".leases.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        yield leases
-
-
-def _holder(lease: Path) -> Path | None:
-    try:
-        return Path(lease.read_text().strip())
-    except OSError:
-        return None
-
-
-def _held(lease: Path, name: str) -> bool:
-    """Whether the run named in `lease` still holds account `name`."""
-    holder = _holder(lease)
-    if holder is None or not holder.is_dir() or (holder / "scorecard.json").exists():
-        return False
-    try:  # prepare writes run.json under the pool's lock as it takes the lease
-        return bool(json.loads((holder / RUN_FILE).read_text()).get("agent_account") == name)
-    except (OSError, ValueError, AttributeError):
-        return False  # removed (even half-way), or never a run
-
-
-def lease_agent_account(
-    run_dir: Path,
-    wanted: str | None = None,
-    on_lease: Callable[[RunAs], None] | None = None,
-) -> RunAs:
-    """The account the run at `run_dir` runs its agent as, leased to it (`wanted`: the account
-    run.json records; `on_lease`: called with the account under the pool's lock, to record it).
-    Not root: SpecSnap's own user (it cannot switch)."""
-    if os.geteuid() != 0:
-        user = current_user()
-        if on_lease is not None:
-            on_lease(user)
-        return user
-    names = [wanted] if wanted else list(agent_pool())
-    accounts = [a for a in map(account_named, names) if a is not None]
-    if not accounts:
-        raise InfrastructureError(
-            f"no agent account exists (looked for {', '.join(names)}): run "
-            "scripts/setup-accounts.sh as root, or set SPECSNAP_AGENT_POOL to existing accounts"
-        )
-    with _pool_locked() as leases:
-        busy = []
-        for account in accounts:
-            lease = leases / f"{account.name}.lease"
-            if _holder(lease) == run_dir or not _held(lease, account.name):
-                tmp = leases / f".{account.name}.lease.tmp"
-                tmp.write_text(f"{run_dir}\n")
-                os.replace(tmp, lease)
-                if on_lease is not None:
-                    on_lease(account)
-                return account
-            busy.append(f"{account.name} ({_holder(lease)})")
-    raise InfrastructureError(f"every agent account is in use by another run: {', '.join(busy)}")
-
-
-@contextlib.contextmanager
-def agent_account_held(holder: Path) -> Iterator[RunAs]:
-    """An account of the agent pool for a job that is not a run (a test, a benchmark), leased
-    to `holder` for the block: a run.json there records it, as prepare's does, and goes with
-    the lease."""
-
-    def record(account: RunAs) -> None:
-        (holder / RUN_FILE).write_text(json.dumps({"agent_account": account_field(account)}))
-
-    try:
-        yield lease_agent_account(holder, on_lease=record)
-    finally:
-        release_agent_account(holder)
-        (holder / RUN_FILE).unlink(missing_ok=True)
-
-
-def release_agent_account(run_dir: Path) -> None:
-    """Give up the lease the run at `run_dir` holds, if any."""
-    if os.geteuid() != 0 or not _lease_dir().is_dir():
-        return
-    with _pool_locked() as leases:
-        for lease in leases.glob("*.lease"):
-            if _holder(lease) == run_dir:
-                lease.unlink(missing_ok=True)

@@ -12,19 +12,20 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import get_args
 
 from specsnap.errors import UsageError
 from specsnap.ledger.store import stage_required
+from specsnap.scorecard.model import PerturbationKind
 
 STAGES = (1, 2)
 
-#: Every kind of perturbation, in the order they are applied between two sessions: the lost
-#: edit first (so teammates' commits meet a working tree without it), then the teammate's
-#: commits, then the note (whose stale value is chosen from what the agent's code lacks).
-PERTURBATION_KINDS = ("lost-work", "teammate-refactor", "planted-regression", "stale-note")
-
-#: The kinds that damage the workspace; a refactor keeps behaviour and is not a fault to repair.
-FAULT_KINDS = ("lost-work", "planted-regression", "stale-note")
+#: Every kind of perturbation (the scorecard's names; what each does and how it is judged:
+#: specsnap.stage2.perturbations.kinds), in the order they are applied between two sessions:
+#: the lost edit first (so teammates' commits meet a working tree without it), then the
+#: teammate's commits, then the note (whose stale value is chosen from what the agent's code
+#: lacks).
+PERTURBATION_KINDS: tuple[str, ...] = get_args(PerturbationKind)
 
 
 def stage_unlocked(ledger: Path | None) -> bool:

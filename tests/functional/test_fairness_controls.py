@@ -26,8 +26,9 @@ from typing import Any
 
 import pytest
 
+from specsnap.accounts.pools import release_agent_account
 from specsnap.rundir import RunSpec
-from specsnap.runs import grade_run, prepare_run, release_agent_account, run_session
+from specsnap.runs import grade_run, prepare_run, run_session
 from specsnap.sandbox.gitrepo import rev_parse, tree_of
 from specsnap.scorecard.codec import to_json
 from specsnap.scorecard.model import Session

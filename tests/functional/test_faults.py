@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from specsnap.accounts.identity import account_named
-from specsnap.runs import DEFAULT_LEASE_DIR
+from specsnap.accounts.pools import DEFAULT_LEASE_DIR
 from specsnap.sessions.processes import account_pids
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap

@@ -20,13 +20,14 @@ from typing import TYPE_CHECKING, cast
 
 from specsnap.sandbox.gitrepo import GitError, git
 from specsnap.scorecard.model import PerturbationKind, Session, StageTwo
-from specsnap.stage2.perturbations.assessment import Evidence, assess, counts
+from specsnap.stage2.perturbations.assessment import Evidence, counts
 from specsnap.stage2.perturbations.between import (
     gap_for,
     incomplete_reasons,
     perturb_before,
     perturbation_records,
 )
+from specsnap.stage2.perturbations.kinds import assess
 from specsnap.stage2.perturbations.workspace import NotApplicable, blob_content, head_blobs
 from specsnap.tier.model import Tier
 

@@ -30,7 +30,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from specsnap.scorecard.model import Change, Perturbation
-from specsnap.stage2.stage import FAULT_KINDS
 from specsnap.tier.model import Tier
 
 Verdict = tuple[bool | None, bool | None]
@@ -52,17 +51,14 @@ class Evidence:
     blob: Callable[[str], bytes]  # a blob's content, by id
 
 
-def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturbation:
-    """The scorecard's entry for one perturbation record."""
-    applied = bool(record["applied"])
-    judge = JUDGES.get(record["kind"]) if applied else None
-    detected, repaired = judge(tier, record, evidence) if judge else (None, None)
-    if record["kind"] == "stale-note" and not applied and record.get("nothing_carried"):
-        detected, repaired = False, False  # counted: see the module's docstring
+def entry(record: Mapping[str, Any], verdict: Verdict) -> Perturbation:
+    """The scorecard's entry for one perturbation record, judged `verdict` (specsnap.stage2.
+    perturbations.kinds.assess judges it)."""
+    detected, repaired = verdict
     return Perturbation(
         kind=record["kind"],
         session=record["session"],
-        applied=applied,
+        applied=bool(record["applied"]),
         what=record.get("what", ""),
         requirement=record.get("requirement"),
         commit=record.get("commit"),
@@ -75,11 +71,11 @@ def assess(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Perturb
 def counts(perturbations: Sequence[Perturbation]) -> tuple[int, int, int]:
     """(faults, detected, repaired): the faults applied, and a stale note with nothing to
     make stale (judged, False and False, though not applied)."""
-    faults = [p for p in perturbations if p.kind in FAULT_KINDS and p.detected is not None]
+    faults = [p for p in perturbations if p.detected is not None]  # judged: a fault
     return len(faults), sum(bool(p.detected) for p in faults), sum(bool(p.repaired) for p in faults)
 
 
-def _stale_note(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+def judge_stale_note(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
     req = record["requirement"]
     shown = any(req in tickets for s, tickets in evidence.shown.items() if s >= record["session"])
     return shown, bool(evidence.passed.get(req))
@@ -102,7 +98,7 @@ def _changed(a: list[str], b: list[str], side: int) -> list[tuple[int, int]]:
     return [(op[1], op[2]) if side == 0 else (op[3], op[4]) for op in ops if op[0] != "equal"]
 
 
-def _regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+def judge_regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
     detected = record["commit"] not in evidence.history
     for change in record["changes"]:
         now, planted = evidence.head.get(change["path"]), change["after"]
@@ -122,7 +118,7 @@ def _regression(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Ve
     return detected, ran and not (checks & evidence.failing)
 
 
-def _lost_work(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
+def judge_lost_work(tier: Tier, record: Mapping[str, Any], evidence: Evidence) -> Verdict:
     changes = record["changes"]
     detected = any(evidence.head.get(c["path"]) != c.get("settled", c["after"]) for c in changes)
     return detected, bool(changes) and all(_restored(c, evidence) for c in changes)
@@ -136,10 +132,3 @@ def _restored(change: Mapping[str, Any], evidence: Evidence) -> bool:
         return False
     lines = {line.strip() for line in evidence.blob(now).decode("utf-8", "replace").splitlines()}
     return all(line in lines for line in change.get("lost_lines", []))
-
-
-JUDGES: dict[str, Callable[[Tier, Mapping[str, Any], Evidence], Verdict]] = {
-    "stale-note": _stale_note,
-    "planted-regression": _regression,
-    "lost-work": _lost_work,
-}

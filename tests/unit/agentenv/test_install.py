@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from specsnap.accounts.identity import RunAs
+from specsnap.accounts.pools import agent_account_held
 from specsnap.agentenv.install import agent_path, install_agent
 from specsnap.errors import UsageError
-from specsnap.runs import agent_account_held
 
 ROOT = Path(__file__).resolve().parents[3]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from specsnap.accounts.identity import RunAs, python_for
-from specsnap.runs import agent_account_held
+from specsnap.accounts.pools import agent_account_held
 from specsnap.sessions.processes import (
     STOP_WAIT_S,
     SessionMarks,

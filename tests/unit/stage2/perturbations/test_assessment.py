@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from specsnap.stage2.perturbations.assessment import Evidence, assess, counts, touches
+from specsnap.stage2.perturbations.assessment import Evidence, counts, touches
+from specsnap.stage2.perturbations.kinds import assess
 from specsnap.stage2.perturbations.workspace import blob_id
 from specsnap.tier.model import Tier
 

@@ -1,4 +1,4 @@
-"""The agent account pool: one account per run, held from prepare until grading."""
+"""The agent account pool: one account per run, held from prepare until grading (leases)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from specsnap.accounts.identity import RunAs
+from specsnap.accounts.pools import lease_agent_account, release_agent_account
 from specsnap.errors import InfrastructureError
 from specsnap.rundir import RUN_FILE
-from specsnap.runs import lease_agent_account, release_agent_account
 
 pytestmark = pytest.mark.skipif(os.geteuid() != 0, reason="the account pool is used as root only")
 

@@ -15,10 +15,13 @@ from specsnap.render.limits import COMMENT_MAX, github_length
 from tests.support.action_runner import (
     HEAD,
     REPO,
+    comment_event,
     github_api,
     ours,
     pull_request_event,
+    push_event,
     run_action,
+    workflow_run_event,
 )
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import many_violations, write_fixture
@@ -208,7 +211,7 @@ def test_push_to_main_then_a_pull_request_shows_the_delta(
         step="publish",
         scorecards=str(base_path),
         event_name="push",
-        event={"after": "c" * 40, "ref": "refs/heads/main"},
+        event=push_event(github),  # main moved to ccc...
     )
     assert pushed.code == 1 and pushed.outputs["comment_url"] == ""
     # GITHUB_SHA is the pushed commit for a push event; the test env gives MERGE, so move it.
@@ -229,7 +232,7 @@ def test_the_workflow_run_recipe_publishes_a_fork_pull_request(
     github.add_pull(REPO, 21, "e" * 40, fork="fork/agent")
     workspace = tmp_path / "ws"
     path = write_fixture(workspace / "artifact", "tier-1-seed-3")
-    event = {"workflow_run": {"head_sha": "e" * 40, "pull_requests": [], "event": "pull_request"}}
+    event = workflow_run_event(github, 21)  # a fork's pull request: not in `pull_requests`
     result = run_action(
         workspace,
         github,
@@ -278,13 +281,7 @@ def test_the_bot_step_answers_a_command_and_says_what_to_run(
     tmp_path: Path, github: GitHubServer
 ) -> None:
     github.repos[REPO].collaborators["dev"] = "write"
-    comment = github.add_comment(REPO, 12, "/specsnap run tier=2 seed=7", login="dev")
-    event = {
-        "action": "created",
-        "issue": {"number": 12, "pull_request": {"url": "x"}},
-        "comment": {"id": comment["id"], "body": comment["body"], "user": {"login": "dev"}},
-        "repository": {"full_name": REPO},
-    }
+    event = comment_event(github, "/specsnap run tier=2 seed=7", login="dev")
     result = run_action(
         tmp_path / "ws", github, step="bot", event_name="issue_comment", event=event
     )
@@ -298,12 +295,7 @@ def test_the_bot_step_answers_a_command_and_says_what_to_run(
 
 
 def test_the_bot_step_ignores_other_comments(tmp_path: Path, github: GitHubServer) -> None:
-    event = {
-        "action": "created",
-        "issue": {"number": 12, "pull_request": {"url": "x"}},
-        "comment": {"id": 1, "body": "LGTM", "user": {"login": "dev"}},
-        "repository": {"full_name": REPO},
-    }
+    event = comment_event(github, "LGTM", login="dev")
     result = run_action(
         tmp_path / "ws", github, step="bot", event_name="issue_comment", event=event
     )

@@ -5,11 +5,17 @@ container action gets: every input as `INPUT_*` (action.yml defaults filled in),
 variables, an event payload file, and `GITHUB_OUTPUT` / `GITHUB_STEP_SUMMARY` files. The
 entrypoint talks to the loopback server through the real PyGithub, with production retry and
 pacing settings.
+
+The event payloads are GitHub's: each builder here takes its delivery from bot_events.py (every
+field GitHub's webhook schema requires, from the loopback GitHub's own resources), drops what
+only a GitHub App's delivery carries, and checks it against the schema of its event and action
+(`@octokit/openapi-webhooks`, webhook_contract.py) before the Action is handed it.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import re
@@ -17,11 +23,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from tests.support import bot_events
 from tests.support.github_server import GitHubServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +37,12 @@ AGENT_REPO = ROOT / "tests" / "fixtures" / "agent-repo"
 REPO, HEAD, MERGE = "octo/agent", "a" * 40, "9" * 40
 TOKEN = "ghs_rw"
 MARKER = "<!-- specsnap:comment:default -->"
+#: The base commit of the pull requests (tests/support/github_server.py `add_pull`): `main`'s.
+BASE = "b" * 40
+#: The evaluation workflow a `workflow_run` event names (the fork recipe's first part).
+EVALUATE_WORKFLOW = {"id": 9, "name": "SpecSnap", "path": ".github/workflows/fork-evaluate.yml"}
+
+Json = dict[str, Any]
 
 
 @dataclass
@@ -57,17 +71,59 @@ def action_defaults() -> dict[str, str]:
     return {name: str(spec.get("default", "")) for name, spec in inputs.items()}
 
 
-def pull_request_event(head_repo: str = REPO) -> dict[str, Any]:
-    return {
-        "action": "synchronize",
-        "number": 12,
-        "pull_request": {
-            "number": 12,
-            "head": {"sha": HEAD, "ref": "feature", "repo": {"full_name": head_repo}},
-            "base": {"sha": "b" * 40, "ref": "main", "repo": {"full_name": REPO}},
-        },
-        "repository": {"full_name": REPO},
-    }
+def pull_request_event(head_repo: str = REPO, github: GitHubServer | None = None) -> Json:
+    """The `pull_request` event (`synchronize`: HEAD was pushed) of pull request 12 from
+    `head_repo` (a fork when it is not REPO). Built from `github`'s pull request 12, which must
+    come from `head_repo` (`GitHubServer.add_pull`), so the event's URLs are that server's;
+    without `github`, from a loopback GitHub of its own holding that pull request."""
+    if github is None:
+        return json.loads(_detached_pull_request_event(head_repo))
+    coming_from = github.repos[REPO].pulls[12]["head"]["repo"]["full_name"]
+    assert coming_from == head_repo, f"the server's pull request 12 comes from {coming_from}"
+    payload = bot_events.pull_request_event(github, REPO, 12, HEAD, stamp())
+    return for_the_action("pull_request", payload)
+
+
+@functools.cache
+def _detached_pull_request_event(head_repo: str) -> str:
+    with GitHubServer(lifetime=30) as github:
+        github.add_repo(REPO)
+        github.add_pull(REPO, 12, HEAD, fork="" if head_repo == REPO else head_repo)
+        return json.dumps(pull_request_event(head_repo, github))
+
+
+def comment_event(github: GitHubServer, body: str, login: str = "dev", number: int = 12) -> Json:
+    """The `issue_comment` event (`created`) of a comment `login` writes now on pull request
+    `number`: the comment is posted on `github` first, as GitHub stores it before the event."""
+    posted = github.add_comment(REPO, number, body, login=login)
+    payload = bot_events.comment_event(github, REPO, number, posted, stamp())
+    return for_the_action("issue_comment", payload)
+
+
+def push_event(github: GitHubServer, branch: str = "main", before: str = BASE) -> Json:
+    """The `push` event of `branch` moving from `before` to its head on `github` (push that
+    commit first: `GitHubServer.add_commit`)."""
+    payload = bot_events.push_event(github, REPO, branch, before, stamp())
+    return for_the_action("push", payload)
+
+
+def workflow_run_event(github: GitHubServer, number: int) -> Json:
+    """The `workflow_run` event (`completed`) of the evaluation workflow that pull request
+    `number`'s head triggered (a fork's pull request is not listed in it, as on GitHub)."""
+    payload = bot_events.workflow_run_event(github, REPO, number, EVALUATE_WORKFLOW, stamp())
+    return for_the_action("workflow_run", payload)
+
+
+def for_the_action(event: str, payload: Json) -> Json:
+    """`payload` as a workflow's event file has it: a GitHub App's delivery less `installation`
+    (the workflow's token is no App's), still allowed by GitHub's schema for `event`."""
+    payload.pop("installation", None)
+    return bot_events.checked(event, payload)
+
+
+def stamp() -> str:
+    """Now, as GitHub writes times in events (ISO 8601, UTC, seconds)."""
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def run_action(
@@ -80,6 +136,9 @@ def run_action(
     timeout: float = 120,
     **inputs: str,
 ) -> ActionRun:
+    """Run the entrypoint in `workspace` against `github` with `inputs` (action.yml's defaults
+    for the rest), handed `event` as `event_name` (by default pull request 12's `synchronize`:
+    `pull_request_event()`)."""
     workspace.mkdir(parents=True, exist_ok=True)
     files = workspace.parent / f"runner-{len(list(workspace.parent.glob('runner-*')))}"
     files.mkdir()

@@ -71,6 +71,98 @@ def pull_request_event(
     return checked("pull_request", payload, github.description)
 
 
+def push_event(github: GitHubServer, repo: str, branch: str, before: str, at: str) -> Json:
+    """A `push` delivery: `branch` moved from `before` to its head on the server (its newest
+    commit, see `GitHubServer.add_commit`) at `at`, one commit pushed by the repository's owner."""
+    after = github.repos[repo].branches[branch][0]
+    owner = repo.split("/")[0]
+    person = {"name": owner, "email": f"{owner}@users.noreply.github.com", "username": owner}
+    commit = {
+        "id": after,
+        "tree_id": after[::-1],
+        "distinct": True,
+        "message": f"commit {after[:7]}",
+        "timestamp": at,
+        "url": github.html(f"/{repo}/commit/{after}"),
+        "author": person,
+        "committer": person,
+        "added": [],
+        "removed": [],
+        "modified": ["README.md"],
+    }
+    common = _common(github, repo, payloads.user(github, owner, kind="Organization", id=1))
+    payload = {
+        "ref": f"refs/heads/{branch}",
+        "before": before,
+        "after": after,
+        "created": False,
+        "deleted": False,
+        "forced": False,
+        "base_ref": None,
+        "compare": github.html(f"/{repo}/compare/{before[:12]}...{after[:12]}"),
+        "commits": [commit],
+        "head_commit": commit,
+        "pusher": {"name": owner, "email": person["email"]},
+        **common,
+    }
+    return checked("push", payload, github.description)
+
+
+def workflow_run_event(
+    github: GitHubServer, repo: str, number: int, workflow: Json, at: str, *, run_id: int = 99
+) -> Json:
+    """A `workflow_run` delivery (`completed`, success): run `run_id` of `workflow` (`id`,
+    `name`, `path`) that pull request `number`'s head triggered (event `pull_request`). A fork's
+    pull request is left out of `pull_requests`, as GitHub leaves it out."""
+    pull = github.repos[repo].pulls[number]
+    head, base = pull["head"], pull["base"]
+    fork = head["repo"]["full_name"] != base["repo"]["full_name"]
+    run = payloads.example(github, "workflow-run", repo)
+    run.pop("referenced_workflows", None)
+    run.update(
+        id=run_id,
+        node_id=f"WFR_{run_id}",
+        name=workflow["name"],
+        path=workflow["path"],
+        workflow_id=workflow["id"],
+        event="pull_request",
+        status="completed",
+        conclusion="success",
+        head_branch=head["ref"],
+        head_sha=head["sha"],
+        display_title=pull["title"],
+        created_at=at,
+        updated_at=at,
+        run_started_at=at,
+        actor=pull["user"],
+        triggering_actor=pull["user"],
+        repository=_repository_lite(github, repo),
+        head_repository=_repository_lite(github, head["repo"]["full_name"]),
+        pull_requests=[] if fork else [_pull_reference(pull)],
+    )
+    runs = f"/repos/{repo}/actions/runs/{run_id}"
+    run.update(url=github.url(runs), html_url=github.html(f"/{repo}/actions/runs/{run_id}"))
+    for key in ("jobs", "logs", "check_suite", "artifacts", "cancel", "rerun", "workflow"):
+        run.pop(f"{key}_url", None)
+    run.update(
+        jobs_url=github.url(f"{runs}/jobs"),
+        logs_url=github.url(f"{runs}/logs"),
+        artifacts_url=github.url(f"{runs}/artifacts"),
+        cancel_url=github.url(f"{runs}/cancel"),
+        rerun_url=github.url(f"{runs}/rerun"),
+        check_suite_url=github.url(f"/repos/{repo}/check-suites/{run['check_suite_id']}"),
+        workflow_url=github.url(f"/repos/{repo}/actions/workflows/{workflow['id']}"),
+        previous_attempt_url=None,
+    )
+    payload = {
+        "action": "completed",
+        "workflow": payloads.workflow(github, repo, **workflow),
+        "workflow_run": run,
+        **_common(github, repo, pull["user"]),
+    }
+    return checked("workflow_run", payload, github.description)
+
+
 def detached_comment_event(
     repo: str, number: int, body: str, at: str, *, comment_id: int = 1, action: str = "created"
 ) -> Json:
@@ -115,6 +207,25 @@ def _common(github: GitHubServer, repo: str, sender: Json) -> Json:
         "sender": sender,
         "installation": {"id": INSTALLATION, "node_id": f"MDIzOkludGVncmF0aW9u{INSTALLATION}"},
     }
+
+
+def _repository_lite(github: GitHubServer, full_name: str) -> Json:
+    """The short repository a workflow run names (its `repository`, `head_repository`)."""
+    keep = ("id", "node_id", "name", "full_name", "private", "owner", "html_url", "description",
+            "fork", "url")  # fmt: skip
+    full = github._repo_stub(full_name)
+    lite = {key: full[key] for key in keep}
+    lite.update({key: value for key, value in full.items() if key.endswith("_url")})
+    return lite
+
+
+def _pull_reference(pull: Json) -> Json:
+    """A pull request as a workflow run lists it: number, URL, and its two ends' commits."""
+    ends = {}
+    for end in ("head", "base"):
+        repo = {key: pull[end]["repo"][key] for key in ("id", "name", "url")}
+        ends[end] = {"ref": pull[end]["ref"], "sha": pull[end]["sha"], "repo": repo}
+    return {"id": pull["id"], "number": pull["number"], "url": pull["url"], **ends}
 
 
 _REACTIONS = ("+1", "-1", "laugh", "confused", "heart", "hooray", "eyes", "rocket")

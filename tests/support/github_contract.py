@@ -38,8 +38,11 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ROOT / ".cache" / "openapi" / "node_modules" / "@octokit"
 REST_DIR = PACKAGES / "openapi" / "generated"
 API_GITHUB_COM = "api.github.com"
-#: The oldest GHES SpecSnap supports, the one without workflow dispatch's run details.
-GHES_WITHOUT_RUN_DETAILS = "ghes-3.17"
+#: The GitHub Enterprise Server versions SpecSnap supports (docs/bot.md, docs/action.md): the
+#: loopback GitHub plays each one against that version's own description (`ghes`).
+GHES_VERSIONS = ("3.17", "3.18", "3.19")
+#: Workflow dispatch, the one operation whose answer differs between api.github.com and GHES.
+DISPATCH = "/repos/{owner}/{repo}/actions/workflows/{workflow_id}/dispatches"
 #: Statuses any endpoint may answer (GitHub's REST overview: bad credentials, no access or no
 #: such resource, rate limits, server errors) even where an operation does not list them.
 GENERAL_STATUSES = frozenset({401, 403, 404, 429, 500, 502, 503})
@@ -89,6 +92,16 @@ def available() -> str:
 def description(name: str = API_GITHUB_COM) -> Contract:
     """The REST description `name` (api.github.com, ghes-3.17 ...), loaded once per process."""
     return Contract(name, load(REST_DIR / f"{name}.json"))
+
+
+def ghes(version: str) -> str:
+    """The name of GHES `version`'s description ("3.18": "ghes-3.18"), for the versions SpecSnap
+    supports only: any other version is a mistake in the test."""
+    if version not in GHES_VERSIONS:
+        raise ValueError(
+            f"GHES {version} is not one SpecSnap supports ({', '.join(GHES_VERSIONS)})"
+        )
+    return f"ghes-{version}"
 
 
 def load(path: Path) -> Json:
@@ -144,6 +157,16 @@ class Contract:
         # A literal segment beats a parameter (`/issues/comments/1` is not issue "comments").
         matches.sort(key=lambda pair: len(pair[1]))
         return matches[0] if matches else None
+
+    def returns_run_details(self) -> bool:
+        """Whether workflow dispatch may answer `return_run_details: true` with the run (200 and
+        its ids and URLs): the description declares the field and that answer. api.github.com's
+        does; GHES 3.17-3.19's declare neither (only 204, no body)."""
+        template = DISPATCH.replace("~", "~0").replace("/", "~1")
+        pointer = f"/paths/{quote(template)}/post"
+        schema, _ = self._deref(f"{pointer}/requestBody/content/{_JSON}/schema")
+        declared = "return_run_details" in schema.get("properties", {})
+        return declared and "200" in self._resolve(pointer)["responses"]
 
     # -- requests ---------------------------------------------------------------------------
     def check_request(

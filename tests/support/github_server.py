@@ -11,6 +11,10 @@ seconds even if a test forgets to stop it. The endpoints themselves are in githu
         gh.add_repo("octo/agent")
         gh.add_token("t0k3n", write=True)
         ... point GITHUB_API_URL at gh.api_url ...
+
+It plays api.github.com by default; `GitHubServer(ghes="3.18")` (or setting `ghes` later) plays
+that GitHub Enterprise Server version instead: every exchange is then held to that version's
+description, and workflow dispatch answers as that description says it does.
 """
 
 from __future__ import annotations
@@ -28,11 +32,7 @@ import jwt
 
 from tests.support import github_contract
 from tests.support import github_payloads as payloads
-from tests.support.github_contract import (
-    API_GITHUB_COM,
-    GHES_WITHOUT_RUN_DETAILS,
-    Violation,
-)
+from tests.support.github_contract import API_GITHUB_COM, Violation
 from tests.support.github_contract import available as contract_unavailable
 from tests.support.github_http import FAULTS, Fault, _fault_response, _handler_for
 from tests.support.github_routes import ROUTES, Request, not_found, now
@@ -67,21 +67,22 @@ class Recorded:
     query: dict[str, list[str]]
     body: Any
     status: int
+    #: The description the exchange was held to ("" for GraphQL, or when none is installed).
+    description: str = ""
 
 
 class GitHubServer:
     """The fake API. Start with `with`, or `start()` / `stop()`."""
 
-    def __init__(self, prefix: str = "", lifetime: float = 120.0) -> None:
+    def __init__(
+        self, prefix: str = "", lifetime: float = 120.0, *, ghes: str | None = None
+    ) -> None:
         self.prefix = prefix.rstrip("/")
         self.lifetime = lifetime
         self.repos: dict[str, Repo] = {}
         self.tokens: dict[str, Json] = {}  # token -> {"login", "write", "installation"}
         self.app: Json | None = None  # {"id", "public_key"} for GitHub App JWTs
         self.faults: list[Fault] = []
-        #: Whether workflow dispatch answers `return_run_details` (GitHub and GHES 3.20+) or
-        #: ignores it with 204 and no body, as GHES 3.17-3.19 do.
-        self.run_details = True
         self.requests: list[Recorded] = []
         #: Every way an exchange broke GitHub's published contract (github_contract.py).
         self.violations: list[Violation] = []
@@ -89,6 +90,8 @@ class GitHubServer:
         self._lock = threading.Lock()
         self._server: ThreadingHTTPServer | None = None
         self._timer: threading.Timer | None = None
+        self._ghes: str | None = None
+        self.ghes = ghes
 
     # -- lifecycle --------------------------------------------------------------------------
     def __enter__(self) -> GitHubServer:
@@ -107,10 +110,35 @@ class GitHubServer:
         )
 
     @property
+    def ghes(self) -> str | None:
+        """The GitHub Enterprise Server version played (one of github_contract.GHES_VERSIONS),
+        or None for api.github.com."""
+        return self._ghes
+
+    @ghes.setter
+    def ghes(self, version: str | None) -> None:
+        name = API_GITHUB_COM if version is None else github_contract.ghes(version)
+        self._ghes = version
+        if self._server is not None and not contract_unavailable():
+            github_contract.description(name)  # load it now (seconds), not in a timed exchange
+
+    @property
     def description(self) -> str:
-        """The description exchanges are held to: api.github.com, or GHES 3.17 when dispatch
-        ignores `return_run_details` (no description of GHES 3.20+ is published yet)."""
-        return API_GITHUB_COM if self.run_details else GHES_WITHOUT_RUN_DETAILS
+        """The description exchanges are held to: api.github.com, or `ghes-<version>`."""
+        return API_GITHUB_COM if self._ghes is None else github_contract.ghes(self._ghes)
+
+    @property
+    def run_details(self) -> bool:
+        """Whether workflow dispatch answers `return_run_details` with the run (200, its id and
+        URLs) or ignores it (204, no body): what the description played declares. All three
+        GHES descriptions (3.17-3.19) declare 204 only; without descriptions, GHES ignores it."""
+        if contract_unavailable():
+            return self._ghes is None
+        return github_contract.description(self.description).returns_run_details()
+
+    def descriptions_held_to(self) -> set[str]:
+        """The descriptions the REST exchanges so far were held to (one, unless `ghes` changed)."""
+        return {r.description for r in self.requests if r.path != "/graphql"}
 
     def start(self) -> None:
         server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
@@ -120,8 +148,8 @@ class GitHubServer:
             target=server.serve_forever, args=(0.05,), name="github-server", daemon=True
         ).start()
         if not contract_unavailable():  # load them now (seconds), not inside a timed exchange
-            github_contract.description(API_GITHUB_COM)
-            github_contract.description(GHES_WITHOUT_RUN_DETAILS)
+            github_contract.description(API_GITHUB_COM)  # the resources' examples (payloads)
+            github_contract.description(self.description)
         self._timer = threading.Timer(self.lifetime, self.stop)
         self._timer.daemon = True
         self._timer.start()
@@ -219,17 +247,25 @@ class GitHubServer:
             payload = json.loads(body) if body else None
         except json.JSONDecodeError:
             return 400, {}, {"message": "Problems parsing JSON"}
-        status, extra, data = self._exchange(method, path, query, headers, payload)
+        held_to = "" if contract_unavailable() else self.description
+        status, extra, data = self._exchange(method, path, query, headers, payload, held_to)
         with self._lock:
-            self.requests.append(Recorded(method, path, query, payload, status))
+            self.requests.append(Recorded(method, path, query, payload, status, held_to))
         return status, extra, data
 
     def _exchange(
-        self, method: str, path: str, query: dict[str, list[str]], headers: Any, payload: Any
+        self,
+        method: str,
+        path: str,
+        query: dict[str, list[str]],
+        headers: Any,
+        payload: Any,
+        held_to: str,
     ) -> tuple[int, Json, Any]:
-        """Dispatch one request, holding it and its response to GitHub's description: a request
-        the description forbids is refused with 422 as GitHub would, and recorded."""
-        contract = None if contract_unavailable() else github_contract.description(self.description)
+        """Dispatch one request, holding it and its response to GitHub's description `held_to`
+        ("" for none): a request the description forbids is refused with 422 as GitHub would,
+        and recorded."""
+        contract = github_contract.description(held_to) if held_to else None
         if contract is not None:
             problems = contract.check_request(method, path, query, payload)
             if problems:

@@ -1,4 +1,5 @@
-"""The REST layer against the loopback GitHub server, through the real PyGithub."""
+"""The REST layer against the loopback GitHub server, through the real PyGithub (and publishing
+end to end against each GitHub Enterprise Server version SpecSnap supports)."""
 
 from __future__ import annotations
 
@@ -20,9 +21,13 @@ from specsnap.publish.github import (
     token_login,
     upsert_comment,
 )
+from specsnap.publish.pipeline import PublishOptions, publish_scorecards
+from specsnap.publish.target import Target
 from specsnap.render.checks import render_check_run
 from specsnap.render.comment import RenderContext
 from specsnap.scorecard.delta import snapshot_of
+from tests.support import github_contract
+from tests.support.github_contract import GHES_VERSIONS
 from tests.support.github_server import GitHubServer
 from tests.support.scorecards import fixture_card, many_violations
 
@@ -214,3 +219,40 @@ def test_the_in_progress_check_run_is_completed_and_no_other_one_ever_is(
     create_check_run(repo, HEAD, output, None, in_progress=ours)
     assert runs[ours]["status"] == "completed" and runs[ours]["conclusion"] == "success"
     assert len(runs) == 8
+
+
+@pytest.mark.skipif(bool(github_contract.available()), reason="the GHES descriptions are played")
+@pytest.mark.parametrize("version", GHES_VERSIONS)
+def test_a_scorecard_is_published_on_each_ghes_version(version: str) -> None:
+    """Publishing as the Action does on a GHES (`https://HOST/api/v3`), each exchange held to
+    that version's description: the token's login (GraphQL beside the REST API), the pull
+    request looked up, the base branch's check runs read for deltas, a check run with 60
+    annotations (created with 50, then 10 more in an update) and the sticky comment, created
+    then edited. Nothing in 3.17-3.19's descriptions differs from api.github.com here."""
+    card = fixture_card("tier-2-seed-7", many_violations(55))  # 55 + 3 + 2 = 60 annotations
+    base = fixture_card("tier-2-seed-7-base")
+    base_run = render_check_run(base, None, RenderContext(), "SpecSnap (tier-2, seed 7)", "failure")
+    with GitHubServer(prefix="/api/v3", lifetime=60, ghes=version) as server:
+        server.add_repo(REPO)
+        server.add_token("rw-token", write=True)
+        server.add_pull(REPO, 12, HEAD)
+        server.add_commit(REPO, "main", "1" * 40)
+        server.add_check_run(REPO, "1" * 40, base_run.name, base_run.summary)
+        pacing = {"seconds_between_requests": 0.0, "seconds_between_writes": 0.0}
+        github = connect(ApiConfig(server.api_url, "rw-token", **pacing))
+        target = Target(REPO, "", 12, "")  # as an issue_comment event gives it: looked up
+        first = publish_scorecards([card], target, PublishOptions(run_url="https://run"), github)
+        again = publish_scorecards([card], target, PublishOptions(run_url="https://run"), github)
+    assert first.degraded is None and first.comment_created and not again.comment_created
+    (comment,) = server.repos[REPO].comments.values()
+    assert again.comment_url == first.comment_url == comment["html_url"]
+    assert "| tier-2, seed 7 |" in comment["body"] and "against `main`" in comment["body"]
+    ours = [run for run in server.repos[REPO].check_runs.values() if run["head_sha"] == HEAD]
+    assert [(run["name"], run["conclusion"]) for run in ours] == [
+        ("SpecSnap (tier-2, seed 7)", "failure")
+    ] * 2
+    assert [len(server.repos[REPO].annotations[run["id"]]) for run in ours] == [60, 60]
+    assert server.calls("PATCH", r"/check-runs/\d+$") and server.calls("GET", r"/pulls/12$")
+    assert server.calls("POST", r"^/graphql$")  # served at /api/graphql, as GHES serves it
+    assert server.descriptions_held_to() == {f"ghes-{version}"}
+    assert server.violations == []

@@ -222,6 +222,11 @@ def assert_trajectory(path: Path, turns: list[Turn], server: ScriptedServer) -> 
     return document
 
 
+#: Said only in session 1's stalled answer: under the default (fresh) handoff it must not reach
+#: session 2's requests.
+SESSION_ONE_ONLY = "Let me start with the unit conversions."
+
+
 def counts(usage: Usage) -> dict[str, int]:
     return dict(zip(("input", "output", "cache_write", "cache_read"), usage.counts(), strict=True))
 
@@ -236,7 +241,7 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     sandbox = run / "sandbox"
     key = REAL_KEYS[play.api]
     streaming = Turn(
-        (text("Let me start with the unit conversions. " * 20),),
+        (text(f"{SESSION_ONE_ONLY} " * 20),),
         Usage(1200, 80, play.cache_write, 0),
         stall_s=2.0,
     )
@@ -266,11 +271,16 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     # Every request reached the servers through the meter, with the real key.
     for server in (first, second):
         assert server.requests and not server.rejected
+    # A fresh handoff: nothing session 1 heard reaches session 2's requests.
+    assert not [r.path for r in second.requests if SESSION_ONE_ONLY in json.dumps(r.body)]
     log = run / "sessions" / "2"
     assert data["scores"]["raw_retention"] == 1.0, [
         (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log"))
     ]
     assert not [r for r in data["unofficial_reasons"] if "token" in r or "egress" in r]
+    # The grade, cross-checked: `verify --run` regrades the final commit and rebuilds the card.
+    rebuilt = specsnap("verify", str(run / "scorecard.json"), "--run", str(run), settings={})
+    assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout + rebuilt.stderr
 
 
 @pytest.mark.parametrize("name", list(PLAYBOOKS))

@@ -87,14 +87,13 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
     loaded = load_tier(spec.tier)
     unlocked = stage_unlocked(spec.ledger)  # reads and checks the ledger: once
     stage = default_stage(unlocked) if spec.stage is None else spec.stage
-    perturbations = spec.perturbations
     if stage not in STAGES:
         raise UsageError(f"unknown stage {stage}; known: {', '.join(map(str, STAGES))}")
     if stage == 2 and loaded.stage2 is None:
         raise UsageError(
             f"{loaded.id} has no Stage II material (tier.yaml `stage2`, docs/tiers.md)"
         )
-    if stage == 1 and perturbations is not None:
+    if stage == 1 and spec.perturbations is not None:
         raise UsageError("perturbations are Stage II's: add --stage 2")
     wanted = Run(
         run_dir=out.resolve(),
@@ -108,7 +107,7 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
         time_limit_s=spec.time_limit_s,
         budget_tokens=spec.budget_tokens,
         stage=stage,
-        perturbations=list(perturbation_kinds(perturbations)) if stage == 2 else [],
+        perturbations=list(perturbation_kinds(spec.perturbations)) if stage == 2 else [],
         stage2_unlocked=unlocked,
         handoff=spec.handoff,
     )
@@ -132,7 +131,6 @@ def prepare_run(spec: RunSpec, out: Path, *, check_agent: bool = True) -> Run:
         raise UsageError(f"{out} exists and is not empty; choose another --out")
     out.mkdir(parents=True, exist_ok=True)
     out.chmod(0o711)  # the agent may pass through to its sandbox, never list the run
-    wanted = replace(wanted, run_dir=out.resolve())
     # run.json names the account from the moment the lease does (both under the pool's lock):
     # a lease is held exactly as long as a run.json records it.
     run_as = lease_agent_account(

@@ -49,7 +49,9 @@ def token_trust_problems(sessions: Sequence[Session]) -> list[str]:
             )
         if source == "reported":
             problems.append(f"session {index}: the agent reported its own tokens; none metered")
-        elif source == "metered" and meter and meter.apis and not session.egress_enforced:
+        elif (
+            source == "metered" and meter is not None and meter.apis and not session.egress_enforced
+        ):
             problems.append(
                 f"session {index}: the agent's egress was not confined to the meter, "
                 "so its requests may have gone around it"

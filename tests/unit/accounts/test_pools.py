@@ -101,3 +101,23 @@ def test_missing_accounts_name_the_setup_script(
     monkeypatch.setenv("SPECSNAP_AGENT_POOL", "specsnap-no-such-account")
     with pytest.raises(InfrastructureError, match=r"setup-accounts\.sh"):
         lease(run_dir(pool, "a"))
+
+
+def test_a_prepare_that_did_not_finish_is_refused_not_resumed(
+    pool: Path, fixture_tiers: Path
+) -> None:
+    """run.json is written with the lease, before the sandbox: a prepare that stopped there
+    left no baseline, so preparing the same directory again is refused and says what to do."""
+    from specsnap.errors import UsageError
+    from specsnap.rundir import RunSpec, load_run
+    from specsnap.runs import prepare_run
+
+    out = run_dir(pool, "run")
+    spec = RunSpec("90", 0, "noop")
+    made = prepare_run(spec, out)
+    assert load_run(out).agent_account == made.agent_account != ""
+    (out / RUN_FILE).write_text(
+        (out / RUN_FILE).read_text().replace(made.baseline_commit, "")
+    )  # as a prepare stopped between the lease and the baseline leaves it
+    with pytest.raises(UsageError, match="did not finish; remove it and prepare again"):
+        prepare_run(spec, out)

@@ -76,10 +76,16 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
 
 def session_one(name: str, sandbox: Path) -> list[Turn]:
     """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
-    Aider edits only files in its chat: the first reply names the file, the second edits it."""
+    Aider edits only files in its chat: the first reply names the file, the second edits it.
+    Claude Code says the marker one turn before its edit: what the cut-off session's store holds
+    otherwise depends on how soon after the edit it was frozen (a loaded machine lost it)."""
     if name == "aider":
         names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
         return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
+    if name == "claude":  # the marker in a turn of its own: one round trip before the edit,
+        # so the store holds it however soon after the edit the session is frozen
+        look = Turn((text(MARKER), fake_anthropic.bash("true", "Look around")), Usage(700, 20))
+        return [look, Turn((first_edit(name, sandbox),), Usage(1200, 80))]
     return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
 
 

@@ -19,6 +19,7 @@ from specsnap.errors import InputError, Problem
 from specsnap.publish.github import ApiConfig
 from specsnap.publish.pipeline import CommentMode
 from specsnap.publish.policy import FailOn
+from specsnap.rundir import DEFAULT_SEED
 from specsnap.scorecard.model import HANDOFF_MODES
 from specsnap.stage2.stage import STAGES
 
@@ -97,7 +98,7 @@ def read_settings(env: Mapping[str, str]) -> Settings:
     reader = _Reader(env)
     step = reader.choice("step", Step, Step.ALL)
     tier = _tier(reader.text("tier"))
-    seed = reader.integer("seed", minimum=0, default=1)
+    seed = reader.integer("seed", minimum=0, default=DEFAULT_SEED)
     agent = reader.text("agent")
     session = reader.integer("session", minimum=1)
     workspace = Path(env.get("GITHUB_WORKSPACE") or os.getcwd())

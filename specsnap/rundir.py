@@ -29,6 +29,8 @@ from specsnap.tier.model import Tier
 
 RUN_FILE = RUN_RECORD  # the account pool reads it too: a run holds the account it names
 SESSION_FILE = "session.json"
+#: The seed of a run that names none, in every front end (the command, the Action, the bot).
+DEFAULT_SEED = 1
 
 
 @dataclass(frozen=True)
@@ -37,7 +39,7 @@ class RunSpec:
     Action) builds and `runs.prepare_run` takes, with the one set of defaults."""
 
     tier: str  # an id (tier-2), a number (2) or a directory
-    seed: int = 0
+    seed: int = DEFAULT_SEED
     agent: str = "notetaker"
     agent_options: Mapping[str, str] = field(default_factory=dict)
     pass_env: tuple[str, ...] = ()

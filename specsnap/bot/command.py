@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from specsnap.errors import UsageError
 from specsnap.render.markup import code
+from specsnap.rundir import DEFAULT_SEED
 from specsnap.scorecard.model import HANDOFF_MODES
 
 DEFAULT_PREFIX = "/specsnap"
-DEFAULT_SEED = 1
 MAX_SEED = 2**31 - 1
 USAGE = (
     "`/specsnap run tier=2 seed=7` (tier 1-4 or tier-N; seed a whole number, default 1; "

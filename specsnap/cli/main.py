@@ -19,6 +19,7 @@ import click
 
 from specsnap import __version__
 from specsnap.errors import SpecSnapError
+from specsnap.rundir import DEFAULT_SEED
 from specsnap.scorecard.model import HANDOFF_MODES
 
 if TYPE_CHECKING:
@@ -70,7 +71,9 @@ def main(debug: bool) -> None:
 
 
 tier_option = click.option("--tier", "tier", required=True, help="Tier: 2, tier-2 or a path.")
-seed_option = click.option("--seed", type=int, default=0, show_default=True, help="Run seed.")
+seed_option = click.option(
+    "--seed", type=int, default=DEFAULT_SEED, show_default=True, help="Run seed."
+)
 
 
 def run_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -239,7 +242,7 @@ def tiers_list() -> None:
 
 @tiers.command("show")
 @click.argument("tier")
-@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--seed", type=int, default=DEFAULT_SEED, show_default=True)
 @_guard
 def tiers_show(tier: str, seed: int) -> None:
     """A tier's settings, and its sprint with the order and values seed SEED draws."""

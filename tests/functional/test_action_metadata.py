@@ -17,6 +17,7 @@ import pytest
 import yaml
 
 from entrypoint.settings import read_settings
+from specsnap.rundir import DEFAULT_SEED
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "action.md"
@@ -60,6 +61,20 @@ def test_no_input_is_required_so_errors_come_from_the_entrypoint() -> None:
     # Required inputs would be enforced per step by the runner; SpecSnap checks them per step
     # and reports every missing one at once.
     assert not any(spec.get("required") for spec in INPUTS.values())
+
+
+def test_the_action_the_bot_and_the_command_default_to_one_seed() -> None:
+    from click.testing import CliRunner
+
+    from specsnap.bot.command import parse_command
+    from specsnap.cli.main import main
+
+    assert INPUTS["seed"]["default"] == str(DEFAULT_SEED)
+    settings = read_settings({"INPUT_STEP": "prepare", "INPUT_TIER": "tier-2", "INPUT_AGENT": "x"})
+    assert settings.seed == DEFAULT_SEED
+    assert parse_command("/specsnap run tier=2").seed == DEFAULT_SEED  # type: ignore[union-attr]
+    shown = CliRunner().invoke(main, ["run", "--help"]).output
+    assert "--seed INTEGER" in shown and f"[default: {DEFAULT_SEED}]" in shown
 
 
 class Recording(Mapping[str, str]):

@@ -100,9 +100,10 @@ def _run(settings: Settings, gha: GitHubActions) -> int:
         if evaluated and step is Step.SESSION:
             evaluated = _session_keys(settings, gha)
     if evaluated and step in (Step.SESSION, Step.ALL):
-        with _agent_environment(settings, gha):
+        with _agent_environment(settings, gha) as installed:
+            environ = _session_environ(settings, installed)
             for index in _session_numbers(settings):
-                _session(settings, gha, index)
+                _session(settings, gha, index, environ)
     cards: list[Scorecard] = []
     if evaluated and step in (Step.GRADE, Step.ALL):
         cards = [_grade(settings, gha, summary=step is Step.GRADE)]
@@ -196,10 +197,18 @@ def _session_keys(settings: Settings, gha: GitHubActions) -> bool:
         reason = f"no API key: session {settings.session} had no {', '.join(missing)}"
         _not_evaluated(settings, gha, run.tier_id, reason)
         return False
-    for name in run.pass_env:
-        if not os.environ.get(name):
-            os.environ[name] = settings.api_keys[name]  # the run's meter reads it (runs.py)
     return True
+
+
+def _session_environ(settings: Settings, installed: AgentEnv | None) -> dict[str, str]:
+    """What the sessions are handed of this step (specsnap.sessions reads nothing else): its
+    environment, each key the run passes that it lacks from `api_keys`, and the agent's PATH."""
+    environ = dict(os.environ)
+    for name in rundir.load_run(_run_dir(settings)).pass_env:
+        if not environ.get(name) and settings.api_keys.get(name):
+            environ[name] = settings.api_keys[name]
+    environ["PATH"] = agent_path(installed)
+    return environ
 
 
 def _evaluated(settings: Settings, gha: GitHubActions) -> bool:
@@ -217,18 +226,17 @@ AGENT_INSTALL_RECORD = "agent-install.json"
 
 
 @contextmanager
-def _agent_environment(settings: Settings, gha: GitHubActions) -> Iterator[None]:
-    """The agent's sessions get its own environment on PATH (never SpecSnap's venv): the one
-    `agent_install` installs as the run's agent account, with the adapters it registers."""
+def _agent_environment(settings: Settings, gha: GitHubActions) -> Iterator[AgentEnv | None]:
+    """The agent's own environment, whose directories go first on its sessions' PATH (never
+    SpecSnap's venv): the one `agent_install` installs as the run's agent account, with the
+    adapters it registers; None without `agent_install`."""
     if not settings.agent_install:
-        os.environ["PATH"] = agent_path(None)
-        yield
+        yield None
         return
     env = _installed_agent(settings, gha)
-    os.environ["PATH"] = agent_path(env)
     use_agent_environment(RemoteEnvironment(env))
     try:
-        yield
+        yield env
     finally:
         use_agent_environment(None)
 
@@ -281,9 +289,9 @@ def _installed_agent(settings: Settings, gha: GitHubActions) -> AgentEnv:
     return env
 
 
-def _session(settings: Settings, gha: GitHubActions, index: int) -> None:
+def _session(settings: Settings, gha: GitHubActions, index: int, environ: dict[str, str]) -> None:
     with gha.group(f"Session {index}"):
-        session = runs.run_session(_run_dir(settings), index).session
+        session = runs.run_session(_run_dir(settings), index, environ=environ).session
     gha.log(render_session(session))
     gha.set_output("session", str(index))
     gha.set_output("cutoff_fired", str(session.cutoff.fired).lower())

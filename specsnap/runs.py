@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -164,9 +164,14 @@ def require_session_order(run: Run, index: int) -> None:
 
 
 def run_session(
-    run_dir: Path, index: int, on_cutoff: Callable[[str], None] | None = None
+    run_dir: Path,
+    index: int,
+    on_cutoff: Callable[[str], None] | None = None,
+    *,
+    environ: Mapping[str, str],
 ) -> RecordedSession:
-    """Run session `index` of the prepared run (see specsnap.sessions)."""
+    """Run session `index` of the prepared run (see specsnap.sessions); `environ` is what the
+    front end hands the session of its environment (the PATH, the passed names, the API keys)."""
     from specsnap.agents.base import get_agent, require_handoff
     from specsnap.sessions import run_agent_session
 
@@ -177,7 +182,7 @@ def run_session(
     run_as = lease_agent_account(run.run_dir, run.agent_account or None)
     if run.stage == 2 and index > 1:
         perturb_before(run, index)  # the sandbox is root's until the session hands it over
-    recorded = run_agent_session(run, run_as, index, on_cutoff)
+    recorded = run_agent_session(run, run_as, index, environ, on_cutoff)
     (run.session_dir(index) / HEAD_FILE).write_text((rev_parse(run.sandbox) or "") + "\n")
     replace(run, sessions_done=[*run.sessions_done, index]).save()
     return recorded

@@ -29,12 +29,11 @@ from pathlib import Path
 from typing import TextIO
 
 from specsnap.accounts.identity import RunAs, account_named, give_to, take_back
+from specsnap.agents.base import BASE_PATH
 from specsnap.errors import InfrastructureError, UsageError
 from specsnap.sessions.processes import end_account
 
 MANIFEST = "agent.json"
-#: The PATH of an agent's session after its own directories: the system's, never SpecSnap's venv.
-BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
 #: Package managers' settings that reach the install command (mirrors, proxies, certificates).
 SETTING_PREFIXES = ("PIP_", "NPM_CONFIG_", "npm_config_")
 SETTINGS = (

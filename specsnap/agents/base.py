@@ -122,6 +122,10 @@ def require_handoff(adapter: object, mode: str) -> None:
         )
 
 
+#: The system's directories on every agent's PATH, after the agent's own.
+BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
+
+
 @dataclass(frozen=True)
 class SessionContext:
     """What an adapter may know about the session it is asked to start."""
@@ -137,6 +141,7 @@ class SessionContext:
     routes: Mapping[str, ApiRoute] = field(default_factory=dict)  # API name → the meter's route
     handoff: str = "fresh"  # the run's handoff mode (HANDOFF_MODES); session 1 is always fresh
     resume_id: str | None = None  # resume/compact: the cut-off session's id in the CLI's store
+    path: str = BASE_PATH  # the session's PATH, where its CLI is found
 
 
 @dataclass(frozen=True)

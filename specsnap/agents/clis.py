@@ -327,10 +327,11 @@ def read_output(path: Path) -> str:
 
 
 def cli_executable(ctx: SessionContext, name: str) -> str:
-    """The CLI to run: `--agent-opt bin=…`, else `name` on PATH (a clear error if neither)."""
+    """The CLI to run: `--agent-opt bin=…`, else `name` on the session's PATH (a clear error if
+    neither)."""
     if ctx.options.get("bin"):
         return ctx.options["bin"]
-    found = shutil.which(name)
+    found = shutil.which(name, path=ctx.path)
     if found is None:
         raise UsageError(
             f"the {name!r} executable is not on PATH; install it, or name it with "

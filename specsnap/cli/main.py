@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import traceback
 from collections.abc import Callable
@@ -162,7 +163,7 @@ def session(run_dir: Path, index: int) -> None:
     from specsnap.render.terminal import render_session
     from specsnap.runs import run_session
 
-    click.echo(render_session(run_session(run_dir, index).session))
+    click.echo(render_session(run_session(run_dir, index, environ=os.environ).session))
 
 
 @main.command()

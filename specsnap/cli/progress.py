@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
@@ -67,7 +68,7 @@ def run_with_progress(spec: RunSpec, out: Path) -> Scorecard:
 
         recorded = _live(
             f"session {index}/{run.tier.sessions}",
-            lambda i=index, c=cut: run_session(out, i, c),
+            lambda i=index, c=cut: run_session(out, i, c, environ=os.environ),
             status,
         )
         click.echo(render_session(recorded.session), err=True)

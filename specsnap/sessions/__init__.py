@@ -11,7 +11,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -19,6 +19,7 @@ from typing import Any
 from specsnap.accounts.identity import RunAs, can_execute, give_to, python_for, take_back
 from specsnap.accounts.shared_state import sweep_account
 from specsnap.agents.base import (
+    BASE_PATH,
     AdapterTraits,
     Invocation,
     SessionContext,
@@ -50,14 +51,20 @@ from specsnap.tier.prompts import session_prompt
 from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.trajectory.record import write_trajectory
 
-BASE_PATH = "/usr/local/bin:/usr/bin:/bin"
-
 
 def run_agent_session(
-    run: Run, run_as: RunAs, index: int, on_cutoff: Callable[[str], None] | None = None
+    run: Run,
+    run_as: RunAs,
+    index: int,
+    environ: Mapping[str, str],
+    on_cutoff: Callable[[str], None] | None = None,
 ) -> RecordedSession:
     """Run session `index` as `run_as`; writes its record and returns the session it states,
     whatever the agent did.
+
+    `environ` is the caller's environment, read here and nowhere else: the PATH the agent's
+    tools are found on, the values of the names the run passes to the agent, and the keys the
+    meter holds for the agent's model APIs.
 
     `on_cutoff(reason)` is called, on the watcher's thread, right after the agent is frozen.
     """
@@ -78,7 +85,7 @@ def run_agent_session(
     (records / "prompt.md").write_text(prompt, encoding="utf-8")
     home = make_home(run.run_dir, index, run.sandbox, run_as)
     try:
-        return _run_in_home(run, run_as, index, adapter, prompt, home, on_cutoff, notes)
+        return _run_in_home(run, run_as, index, adapter, prompt, home, environ, on_cutoff, notes)
     finally:  # also when SpecSnap itself failed mid-session
         if account is not None:
             end_account(account)
@@ -96,6 +103,7 @@ def _run_in_home(
     adapter: Any,
     prompt: str,
     home: Home,
+    environ: Mapping[str, str],
     on_cutoff: Callable[[str], None] | None,
     notes: list[str],
 ) -> RecordedSession:
@@ -103,11 +111,12 @@ def _run_in_home(
     ctx = _prepare_home(
         run, index, home.path, prompt, needs_solution=getattr(adapter, "needs_solution", False)
     )
+    ctx = replace(ctx, path=environ.get("PATH", BASE_PATH))
     traits = adapter_traits(adapter, run.agent_options)
     handoff = _carry_handoff(run, index, traits, home.path, notes)
     if handoff is not None:
         ctx = replace(ctx, handoff=run.handoff, resume_id=handoff["session_id"])
-    metering = _start_metering(traits, run, run_as)
+    metering = _start_metering(traits, run, run_as, environ)
     if metering is not None:
         ctx = replace(ctx, routes=metering.routes)
     invocation = adapter.invocation(ctx)
@@ -128,7 +137,8 @@ def _run_in_home(
     if not sup.final and not sup.arm_on_commit:
         sup.arm()
     token = secrets.token_hex(16)
-    env = _environment(adapter.passthrough_env, run.pass_env, invocation.env, ctx, token)
+    passed = (*adapter.passthrough_env, *run.pass_env)
+    env = _environment(environ, passed, invocation.env, ctx, token)
     if metering is not None:
         env = metering.environment(env)
         invocation = replace(invocation, argv=tuple(metering.wrap(invocation.argv)))
@@ -220,12 +230,14 @@ def _start_tracker(
     return tracker
 
 
-def _start_metering(traits: AdapterTraits, run: Run, run_as: RunAs) -> SessionMetering | None:
+def _start_metering(
+    traits: AdapterTraits, run: Run, run_as: RunAs, environ: Mapping[str, str]
+) -> SessionMetering | None:
     """SpecSnap's meter between the agent and its model APIs, holding their keys, and the
     agent's egress confined to it; None with `--agent-opt meter=off`."""
     if run.agent_options.get("meter") == "off":
         return None
-    return SessionMetering.start(traits.apis, os.environ, run_as.uid, python_for(run_as))
+    return SessionMetering.start(traits.apis, environ, run_as.uid, python_for(run_as))
 
 
 def _finish_metering(
@@ -331,10 +343,14 @@ def _supervise(
 
 
 def _environment(
-    declared: tuple[str, ...], passed: list[str], adapter_env: Any, ctx: SessionContext, token: str
+    environ: Mapping[str, str],
+    passed: tuple[str, ...],
+    adapter_env: Any,
+    ctx: SessionContext,
+    token: str,
 ) -> dict[str, str]:
     env = {
-        "PATH": os.environ.get("PATH", BASE_PATH),
+        "PATH": environ.get("PATH", BASE_PATH),
         "HOME": str(ctx.home),
         "TMPDIR": str(ctx.home / "tmp"),
         "LANG": "C.UTF-8",
@@ -343,8 +359,8 @@ def _environment(
         "CI": "true",
         SESSION_VARIABLE: token,
     }
-    for name in (*declared, *passed):
-        if name in os.environ:
-            env[name] = os.environ[name]
+    for name in passed:
+        if name in environ:
+            env[name] = environ[name]
     env.update(adapter_env)
     return env

@@ -57,7 +57,7 @@ def _sessions(
     """Prepare the run and play every session; the sessions as their records state them."""
     prepare_run(RunSpec(str(ROOT / "tiers" / tier), seed, control, options), out)
     count = load_tier(str(ROOT / "tiers" / tier)).sessions
-    return [run_session(out, index).session for index in range(1, count + 1)]
+    return [run_session(out, i, environ=os.environ).session for i in range(1, count + 1)]
 
 
 def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[Session], Any]:

@@ -192,15 +192,14 @@ def test_without_options_the_executable_comes_from_path(
     executable = bin_dir / name
     executable.write_text("#!/bin/sh\n")
     executable.chmod(0o755)
-    monkeypatch.setenv("PATH", str(bin_dir))
-    bare = replace(ctx, options={})
+    bare = replace(ctx, options={}, path=str(bin_dir))
     argv = adapter.invocation(bare).argv
     assert argv[0] == str(executable)
     assert "--model" not in argv
 
-    monkeypatch.setenv("PATH", str(tmp_path / "nowhere"))
+    monkeypatch.setenv("PATH", str(bin_dir))  # SpecSnap's own PATH is not the session's
     with pytest.raises(UsageError, match=f"--agent-opt bin=/path/to/{name}"):
-        adapter.invocation(bare)
+        adapter.invocation(replace(bare, path=str(tmp_path / "nowhere")))
 
 
 # --- usage() reads the captured files, and the CLIs' own session files when cut off

@@ -7,7 +7,7 @@ from __future__ import annotations
 import glob
 import json
 from collections.abc import Sequence
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 
 from entrypoint.gha import GitHubActions
@@ -33,7 +33,6 @@ from specsnap.render.comment import NotEvaluated, comment_marker
 from specsnap.scorecard.io import load_scorecard
 from specsnap.scorecard.model import Scorecard, cell_label
 from specsnap.scorecard.scoring import effective_tokens
-from specsnap.scorecard.tokens import TokenUsage
 from specsnap.verify import verify_scorecard
 
 #: Beside a scorecard, or instead of one: a run that was not evaluated, and why.
@@ -82,7 +81,7 @@ def session_feedback(settings: Settings, gha: GitHubActions, run_dir: Path, inde
     sessions = [r.session for r in rundir.recorded_sessions(run)]
     (session,) = [s for s in sessions if s.index == index]
     ended = "cut off" if session.cutoff.fired else session.exit.status
-    total = effective_tokens([TokenUsage(**asdict(s.tokens)) for s in sessions])
+    total = effective_tokens([s.tokens for s in sessions])
     so_far = "unknown" if total is None else f"{total:,.0f}"
     line = f"Session {index}: {ended} after {session.duration_s:.0f} s; tokens so far: {so_far}."
     try:

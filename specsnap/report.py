@@ -13,7 +13,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, cast
 
@@ -38,7 +38,6 @@ from specsnap.scorecard.model import (
     Work,
 )
 from specsnap.scorecard.scoring import compute_scores, token_trust_problems
-from specsnap.scorecard.tokens import TokenUsage
 from specsnap.scorecard.work import work_of
 from specsnap.tier.draws import draw
 from specsnap.trajectory.work import WORK_FILE
@@ -99,7 +98,7 @@ def build_scorecard(
     scores = compute_scores(
         [r.passed for r in requirements],
         gate.holds,
-        [TokenUsage(**asdict(s.tokens)) for s in sessions],
+        [s.tokens for s in sessions],
         run.budget_tokens or tier.budget_tokens,
         tier.pass_threshold,
         retained=[r.retention == "retained" for r in requirements] if stage2 else None,

@@ -32,7 +32,7 @@ from specsnap.accounts.identity import RunAs, give_to, take_back
 from specsnap.agentenv.install import AgentEnv, agent_path, load_agent_env
 from specsnap.agents.base import WEB_TOOLS, AgentAdapter, Invocation, SessionContext
 from specsnap.errors import UsageError
-from specsnap.scorecard.tokens import TOKEN_KEYS, TokenUsage
+from specsnap.scorecard.model import TOKEN_KEYS, Tokens
 from specsnap.sessions.processes import end_account
 
 HELPER = Path(__file__).with_name("helper.py")
@@ -147,7 +147,7 @@ class RemoteAdapter:
             argv, dict(env), base64.b64decode(stdin) if isinstance(stdin, str) else None
         )
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         account = self.environment.env.run_as()
         if account is not None:
             take_back(ctx.sandbox, account)  # the session is over: the repository is graded as is
@@ -164,7 +164,7 @@ class RemoteAdapter:
                 answer = self.environment.call("usage", self.name, request, ctx.home)
             except AdapterError as exc:
                 sys.stderr.write(f"{exc}; its tokens are unknown\n")
-                return TokenUsage.unknown()
+                return Tokens.unknown()
         return usage_from(answer)
 
 
@@ -185,14 +185,14 @@ def context_json(ctx: SessionContext) -> dict[str, Any]:
     }
 
 
-def usage_from(answer: Mapping[str, Any]) -> TokenUsage:
+def usage_from(answer: Mapping[str, Any]) -> Tokens:
     """The helper's token counts; anything malformed is `unknown`. Only SpecSnap's meter
     meters, so an adapter's own figures are at most `reported`."""
     counts = [answer.get(key) for key in TOKEN_KEYS]
     valid = [c for c in counts if isinstance(c, int) and not isinstance(c, bool) and c >= 0]
     if answer.get("source") not in ("metered", "reported") or len(valid) != len(TOKEN_KEYS):
-        return TokenUsage.unknown()
-    return TokenUsage(valid[0], valid[1], valid[2], valid[3], source="reported")
+        return Tokens.unknown()
+    return Tokens(valid[0], valid[1], valid[2], valid[3], source="reported")
 
 
 def _strings(value: object, key: str) -> tuple[str, ...]:

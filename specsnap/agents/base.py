@@ -25,8 +25,7 @@ from pathlib import Path
 from typing import Protocol
 
 from specsnap.errors import UsageError
-from specsnap.scorecard.model import HANDOFF_MODES
-from specsnap.scorecard.tokens import TOKEN_SOURCES, TokenUsage
+from specsnap.scorecard.model import HANDOFF_MODES, TOKEN_SOURCES, Tokens
 
 __all__ = [
     "HANDOFF_MODES",
@@ -38,7 +37,7 @@ __all__ = [
     "HandoffSupport",
     "Invocation",
     "SessionContext",
-    "TokenUsage",
+    "Tokens",
     "adapter_traits",
     "get_agent",
     "known_agents",
@@ -170,7 +169,7 @@ class AgentAdapter(Protocol):
         """The command that runs one headless session of this agent."""
         ...
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         """Token usage of the finished (or cut-off) session; `unknown` when it cannot be read."""
         ...
 

@@ -1,4 +1,4 @@
-"""Token usage from what agent CLIs print: pure functions from captured text to TokenUsage.
+"""Token usage from what agent CLIs print: pure functions from captured text to Tokens.
 
 Sessions are routinely cut off mid-stream, so every parser sums what was reported up
 to the cut rather than insisting on a final summary, skips torn or foreign lines, and answers
@@ -11,11 +11,11 @@ import json
 import math
 import re
 from collections.abc import Iterable, Iterator, Mapping
-from typing import Any
+from typing import Any, Final
 
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
-REPORTED = "reported"
+REPORTED: Final = "reported"
 
 _ANTHROPIC_FIELDS = (
     "input_tokens",
@@ -25,7 +25,7 @@ _ANTHROPIC_FIELDS = (
 )
 
 
-def parse_claude_stream(text: str) -> TokenUsage:
+def parse_claude_stream(text: str) -> Tokens:
     """Tokens of a `claude -p --output-format stream-json --include-partial-messages` session.
 
     A completed session ends with a `result` line: its `modelUsage` (every model the session
@@ -36,7 +36,7 @@ def parse_claude_stream(text: str) -> TokenUsage:
     message_delta with the final cumulative counts; per message, the largest value of each
     field is the one reported last.
     """
-    results: list[TokenUsage] = []
+    results: list[Tokens] = []
     messages: dict[str, dict[str, int]] = {}
     last_started = ""
     for event in _json_objects(text):
@@ -55,11 +55,11 @@ def parse_claude_stream(text: str) -> TokenUsage:
     if results:
         return results[-1]
     if not messages:
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     return _total(_anthropic_usage(counts) for counts in messages.values())
 
 
-def parse_codex_events(text: str) -> TokenUsage:
+def parse_codex_events(text: str) -> Tokens:
     """Tokens of a `codex exec --json` session: the sum of its `turn.completed` usages.
 
     Codex reports usage only when a turn completes, so a cut-off session has none here;
@@ -70,16 +70,16 @@ def parse_codex_events(text: str) -> TokenUsage:
         for event in _json_objects(text)
         if event.get("type") == "turn.completed" and isinstance(event.get("usage"), dict)
     ]
-    return _total(turns) if turns else TokenUsage.unknown()
+    return _total(turns) if turns else Tokens.unknown()
 
 
-def parse_codex_rollout(text: str) -> TokenUsage:
+def parse_codex_rollout(text: str) -> Tokens:
     """Tokens of one Codex rollout file (`$CODEX_HOME/sessions/**/rollout-*.jsonl`): the sum of
     its per-response records. Codex appends a `token_count` event after every model response,
     with that response's `last_token_usage`; it repeats the event unchanged (e.g. when rate
     limits update), so a record counts only when the thread's `total_token_usage` moved.
     A cut-off session thus counts every response that completed before the cut."""
-    responses: list[TokenUsage] = []
+    responses: list[Tokens] = []
     previous_total: object = None
     for event in _json_objects(text):
         payload = event.get("payload")
@@ -93,10 +93,10 @@ def parse_codex_rollout(text: str) -> TokenUsage:
             continue
         previous_total = total
         responses.append(_openai_usage(last))
-    return _total(responses) if responses else TokenUsage.unknown()
+    return _total(responses) if responses else Tokens.unknown()
 
 
-def parse_gemini_stream(text: str) -> TokenUsage:
+def parse_gemini_stream(text: str) -> Tokens:
     """Tokens of a `gemini --output-format stream-json` session, from its final `result` stats.
 
     `input_tokens` counts cached tokens too, `input` does not; thinking tokens appear only in
@@ -109,11 +109,11 @@ def parse_gemini_stream(text: str) -> TokenUsage:
             prompt, cached = _count(stats.get("input_tokens")), _count(stats.get("cached"))
             output = _count(stats.get("output_tokens"))
             output = max(output, _count(stats.get("total_tokens")) - prompt)
-            return TokenUsage(max(0, prompt - cached), output, 0, cached, REPORTED)
-    return TokenUsage.unknown()
+            return Tokens(max(0, prompt - cached), output, 0, cached, REPORTED)
+    return Tokens.unknown()
 
 
-def parse_gemini_chat(text: str) -> TokenUsage:
+def parse_gemini_chat(text: str) -> Tokens:
     """Tokens of one Gemini CLI chat recording (`~/.gemini/tmp/*/chats/**/*.jsonl`): the sum of
     its model messages' `tokens`, the last record of each message id winning (the CLI appends a
     message again when its token counts arrive)."""
@@ -122,9 +122,9 @@ def parse_gemini_chat(text: str) -> TokenUsage:
         if record.get("type") == "gemini" and isinstance(record.get("tokens"), dict):
             tokens_by_id[str(record.get("id"))] = record["tokens"]
     if not tokens_by_id:
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     return _total(
-        TokenUsage(
+        Tokens(
             max(0, _count(t.get("input")) - _count(t.get("cached"))) + _count(t.get("tool")),
             _count(t.get("output")) + _count(t.get("thoughts")),
             0,
@@ -144,7 +144,7 @@ _AIDER_TOKENS = re.compile(
 )
 
 
-def parse_aider_output(text: str) -> TokenUsage:
+def parse_aider_output(text: str) -> Tokens:
     """Tokens of an aider session, from the `Tokens: … sent, … received.` line it prints after
     each exchange (aider 0.86):
 
@@ -158,7 +158,7 @@ def parse_aider_output(text: str) -> TokenUsage:
     """
     lines = list(_AIDER_TOKENS.finditer(text))
     if not lines:
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     usages = []
     received_before = 0
     for match in lines:
@@ -166,14 +166,14 @@ def parse_aider_output(text: str) -> TokenUsage:
         received = _aider_count(match["received"])
         output = received - received_before if received >= received_before else received
         received_before = received
-        usages.append(TokenUsage(max(0, sent - write - hit), output, write, hit, REPORTED))
+        usages.append(Tokens(max(0, sent - write - hit), output, write, hit, REPORTED))
     return _total(usages)
 
 
 # --- adapters ---
 
 
-def parse_opencode_events(text: str) -> TokenUsage:
+def parse_opencode_events(text: str) -> Tokens:
     """Tokens of an `opencode run --format json` session: the sum of its `step_finish` events,
     one per model response (`part.tokens`: input without cache reads, output, reasoning, and
     `cache.read`/`cache.write`). Reasoning counts as output, as the API bills it. A cut-off
@@ -185,14 +185,14 @@ def parse_opencode_events(text: str) -> TokenUsage:
         and isinstance(event.get("part"), dict)
         and isinstance(event["part"].get("tokens"), dict)
     ]
-    return _total(steps) if steps else TokenUsage.unknown()
+    return _total(steps) if steps else Tokens.unknown()
 
 
-def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
+def _step_usage(tokens: Mapping[str, Any]) -> Tokens:
     cache = tokens.get("cache")
     if not isinstance(cache, dict):
         cache = {}
-    return TokenUsage(
+    return Tokens(
         _count(tokens.get("input")),
         _count(tokens.get("output")) + _count(tokens.get("reasoning")),
         _count(cache.get("write")),
@@ -201,13 +201,13 @@ def _step_usage(tokens: Mapping[str, Any]) -> TokenUsage:
     )
 
 
-def parse_qwen_stream(text: str) -> TokenUsage:
+def parse_qwen_stream(text: str) -> Tokens:
     """Tokens of a `qwen --output-format stream-json` session. A completed session ends with a
     `result` line whose `usage` is the CLI's total, and wins; a cut-off one has none, so the
     usage of each `assistant` message (one per model response, keyed by id) is summed.
     `input_tokens` includes the cache reads, as OpenAI counts; SpecSnap's input excludes them."""
-    result: TokenUsage | None = None
-    messages: dict[str, TokenUsage] = {}
+    result: Tokens | None = None
+    messages: dict[str, Tokens] = {}
     for event in _json_objects(text):
         usage = event.get("usage") if event.get("type") == "result" else None
         message = event.get("message") if event.get("type") == "assistant" else None
@@ -217,12 +217,12 @@ def parse_qwen_stream(text: str) -> TokenUsage:
             messages[str(message.get("id", len(messages)))] = _qwen_usage(message["usage"])
     if result is not None:
         return result
-    return _total(messages.values()) if messages else TokenUsage.unknown()
+    return _total(messages.values()) if messages else Tokens.unknown()
 
 
-def _qwen_usage(usage: Mapping[str, Any]) -> TokenUsage:
+def _qwen_usage(usage: Mapping[str, Any]) -> Tokens:
     cache_read = _count(usage.get("cache_read_input_tokens"))
-    return TokenUsage(
+    return Tokens(
         max(_count(usage.get("input_tokens")) - cache_read, 0),
         _count(usage.get("output_tokens")),
         _count(usage.get("cache_creation_input_tokens")),
@@ -234,7 +234,7 @@ def _qwen_usage(usage: Mapping[str, Any]) -> TokenUsage:
 _USAGE_KEY = re.compile(r'"usage"\s*:\s*(?=\{)')
 
 
-def parse_mini_trajectory(text: str) -> TokenUsage:
+def parse_mini_trajectory(text: str) -> Tokens:
     """Tokens of a mini-swe-agent trajectory (`mini -o FILE`), which mini rewrites whole after
     every step: each model response it holds keeps litellm's Chat Completions `usage`, and those
     are summed. A session cut off while mini rewrote the file leaves it torn, so the usage
@@ -243,7 +243,7 @@ def parse_mini_trajectory(text: str) -> TokenUsage:
     pass for one). `prompt_tokens` includes the cache reads, as OpenAI counts; SpecSnap's input
     excludes them."""
     decoder = json.JSONDecoder()
-    responses: list[TokenUsage] = []
+    responses: list[Tokens] = []
     for key in _USAGE_KEY.finditer(text):
         try:
             usage, _ = decoder.raw_decode(text, key.end())
@@ -251,13 +251,13 @@ def parse_mini_trajectory(text: str) -> TokenUsage:
             continue
         if _has_counts(usage, ("prompt_tokens", "completion_tokens")):
             responses.append(_chat_usage(usage))
-    return _total(responses) if responses else TokenUsage.unknown()
+    return _total(responses) if responses else Tokens.unknown()
 
 
-def _chat_usage(usage: Mapping[str, Any]) -> TokenUsage:
+def _chat_usage(usage: Mapping[str, Any]) -> Tokens:
     details = usage.get("prompt_tokens_details")
     cache_read = _count(details.get("cached_tokens")) if isinstance(details, dict) else 0
-    return TokenUsage(
+    return Tokens(
         max(_count(usage.get("prompt_tokens")) - cache_read, 0),
         _count(usage.get("completion_tokens")),
         0,
@@ -291,11 +291,11 @@ def _claude_message_usage(event: Mapping[str, Any], last_started: str) -> tuple[
     return "", None
 
 
-def _claude_result_total(event: Mapping[str, Any]) -> TokenUsage | None:
+def _claude_result_total(event: Mapping[str, Any]) -> Tokens | None:
     by_model = event.get("modelUsage")
     if isinstance(by_model, dict) and by_model:
         return _total(
-            TokenUsage(
+            Tokens(
                 _count(m.get("inputTokens")),
                 _count(m.get("outputTokens")),
                 _count(m.get("cacheCreationInputTokens")),
@@ -309,8 +309,8 @@ def _claude_result_total(event: Mapping[str, Any]) -> TokenUsage | None:
     return _anthropic_usage(usage) if isinstance(usage, dict) else None
 
 
-def _anthropic_usage(usage: Mapping[str, Any]) -> TokenUsage:
-    return TokenUsage(
+def _anthropic_usage(usage: Mapping[str, Any]) -> Tokens:
+    return Tokens(
         _count(usage.get("input_tokens")),
         _count(usage.get("output_tokens")),
         _count(usage.get("cache_creation_input_tokens")),
@@ -319,12 +319,12 @@ def _anthropic_usage(usage: Mapping[str, Any]) -> TokenUsage:
     )
 
 
-def _openai_usage(usage: Mapping[str, Any]) -> TokenUsage:
+def _openai_usage(usage: Mapping[str, Any]) -> Tokens:
     """OpenAI-style counts, where cached (and cache-written) tokens are part of input_tokens and
     reasoning tokens part of output_tokens."""
     cached = _count(usage.get("cached_input_tokens"))
     written = _count(usage.get("cache_write_input_tokens"))
-    return TokenUsage(
+    return Tokens(
         max(0, _count(usage.get("input_tokens")) - cached - written),
         _count(usage.get("output_tokens")),
         written,
@@ -333,13 +333,13 @@ def _openai_usage(usage: Mapping[str, Any]) -> TokenUsage:
     )
 
 
-def _total(usages: Iterable[TokenUsage]) -> TokenUsage:
-    return sum(usages, TokenUsage(source=REPORTED))
+def _total(usages: Iterable[Tokens]) -> Tokens:
+    return sum(usages, Tokens(source=REPORTED))
 
 
-def sum_known(usages: Iterable[TokenUsage]) -> TokenUsage:
+def sum_known(usages: Iterable[Tokens]) -> Tokens:
     known = [u for u in usages if u.source == REPORTED]
-    return _total(known) if known else TokenUsage.unknown()
+    return _total(known) if known else Tokens.unknown()
 
 
 def _count(value: object) -> int:

@@ -26,7 +26,7 @@ from specsnap.agents.base import (
     HandoffSupport,
     Invocation,
     SessionContext,
-    TokenUsage,
+    Tokens,
 )
 from specsnap.agents.cli_usage import (
     parse_aider_output,
@@ -157,7 +157,7 @@ class ClaudeCode:
         stdin = _claude_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
         return Invocation(tuple(argv), env, stdin)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return parse_claude_stream(read_output(stdout))
 
 
@@ -196,7 +196,7 @@ class Codex:
         env = {route.key_env: route.key} if route is not None else {}
         return Invocation(tuple(argv), env, ctx.prompt.encode())
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         """The session's rollout files: one token record per model response, so a cut-off
         session counts every response that completed. The `turn.completed` events on stdout
         (a turn's total) only when there is no rollout."""
@@ -248,7 +248,7 @@ class GeminiCli:
         env = _route_env(ctx.routes.get("gemini"), "GOOGLE_GEMINI_BASE_URL")
         return Invocation(tuple(argv), env)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         reported = parse_gemini_stream(read_output(stdout))
         if reported.source == REPORTED:
             return reported
@@ -303,7 +303,7 @@ class Aider:
         }
         return Invocation(tuple(argv), env)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return parse_aider_output(read_output(stdout))
 
 

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from specsnap.agents.base import Invocation, SessionContext
 from specsnap.errors import UsageError
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 ALIASES = {
     "input": ("input", "input_tokens"),
@@ -62,24 +62,24 @@ class CommandAgent:
             env[route.key_env] = route.key
         return Invocation(argv=("/bin/sh", "-c", command), env=env, stdin=stdin)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return read_usage_file(ctx.usage_file)
 
 
-def read_usage_file(path: Path) -> TokenUsage:
+def read_usage_file(path: Path) -> Tokens:
     """Token usage an agent wrote itself; `unknown` if absent or malformed."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     if not isinstance(data, dict):
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     if not any(name in data for names in ALIASES.values() for name in names):
-        return TokenUsage.unknown()  # nothing recognised is no report, not a report of zero
+        return Tokens.unknown()  # nothing recognised is no report, not a report of zero
     values = {}
     for key, names in ALIASES.items():
         found = next((data[n] for n in names if n in data), 0)
         if not isinstance(found, int) or isinstance(found, bool) or found < 0:
-            return TokenUsage.unknown()
+            return Tokens.unknown()
         values[key] = found
-    return TokenUsage(**values, source="reported")
+    return Tokens(**values, source="reported")

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from specsnap.accounts.identity import anyone, python_for
 from specsnap.agents.base import Invocation, SessionContext
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 SCRIPT = "control_agent.py"
 
@@ -45,9 +45,9 @@ class ControlAgent:
             argv += ["--habits", ctx.options["habits"]]
         return Invocation(argv=tuple(argv))
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         # A control uses no model: zero tokens, as the meter also counts them.
-        return TokenUsage(source="reported")
+        return Tokens(source="reported")
 
 
 def notetaker() -> ControlAgent:

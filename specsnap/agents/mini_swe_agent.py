@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage
+from specsnap.agents.base import Invocation, SessionContext, Tokens
 from specsnap.agents.cli_usage import parse_mini_trajectory
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -77,7 +77,7 @@ class MiniSweAgent:
             env |= {route.key_env: route.key, "OPENAI_API_KEY": route.key}
         return Invocation(tuple(argv), env)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return parse_mini_trajectory(read_output(ctx.home / TRAJECTORY))
 
 

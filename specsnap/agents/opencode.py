@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage
+from specsnap.agents.base import Invocation, SessionContext, Tokens
 from specsnap.agents.cli_usage import parse_opencode_events
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -73,7 +73,7 @@ class OpenCode:
             env[route.key_env] = route.key
         return Invocation(tuple(argv), env)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return parse_opencode_events(read_output(stdout))
 
 

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage
+from specsnap.agents.base import Invocation, SessionContext, Tokens
 from specsnap.agents.cli_usage import parse_qwen_stream
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -61,5 +61,5 @@ class QwenCode:
             env |= {"OPENAI_BASE_URL": route.base_url, route.key_env: route.key}
         return Invocation(tuple(argv), env)
 
-    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> TokenUsage:
+    def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
         return parse_qwen_stream(read_output(stdout))

@@ -13,7 +13,7 @@ from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
 from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 #: Claude Code asks with `?beta=true`. Token counting and the model list are free; Message
 #: Batches, files and the legacy `/v1/complete` are not here, so they are refused.
@@ -37,7 +37,7 @@ FIELDS = (
 )
 
 
-def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
+def usage(objects: Iterable[Mapping[str, Any]]) -> Tokens | None:
     """The answer's usage, or None when no object of it carried any."""
     merged: dict[str, int] = {}
     for event in objects:
@@ -52,7 +52,7 @@ def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
             merge_max(merged, found, FIELDS)
     if not merged:
         return None
-    return TokenUsage(
+    return Tokens(
         merged.get("input_tokens", 0),
         merged.get("output_tokens", 0),
         merged.get("cache_creation_input_tokens", 0),

@@ -11,7 +11,7 @@ from typing import Any
 
 from specsnap.metering import anthropic, gemini, openai
 from specsnap.metering.endpoints import Endpoint
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 _KEY_ALPHABET = string.ascii_letters + string.digits
 
@@ -32,7 +32,7 @@ class Api:
     default_upstream: str
     key_envs: tuple[str, ...]
     placeholder: Callable[[], str]  # a fresh per-session key of the form a real one has
-    usage: Callable[[Iterable[Mapping[str, Any]]], TokenUsage | None]
+    usage: Callable[[Iterable[Mapping[str, Any]]], Tokens | None]
     prepare: Callable[[str, Any], Any]  # (path, JSON body) → the body to send upstream
     endpoints: tuple[Endpoint, ...]  # all the meter forwards (specsnap.metering.endpoints)
     key_header: str

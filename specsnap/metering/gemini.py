@@ -13,7 +13,7 @@ from typing import Any
 
 from specsnap.metering.counts import has_counts, merge_max
 from specsnap.metering.endpoints import SEGMENT, Endpoint, any_value
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 _MODEL = f"/v1(alpha|beta)?/models/{SEGMENT}"
 #: `alt=sse` or `alt=json` only: `alt=proto` answers in a form the meter does not read, and a
@@ -41,7 +41,7 @@ FIELDS = (
 )
 
 
-def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
+def usage(objects: Iterable[Mapping[str, Any]]) -> Tokens | None:
     """The answer's usage, or None when no chunk carried any."""
     merged: dict[str, int] = {}
     for chunk in objects:
@@ -51,7 +51,7 @@ def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
     if not merged:
         return None
     cached = merged.get("cachedContentTokenCount", 0)
-    return TokenUsage(
+    return Tokens(
         max(0, merged.get("promptTokenCount", 0) - cached)
         + merged.get("toolUsePromptTokenCount", 0),
         merged.get("candidatesTokenCount", 0) + merged.get("thoughtsTokenCount", 0),

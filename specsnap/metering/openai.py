@@ -17,7 +17,7 @@ from typing import Any
 
 from specsnap.metering.counts import count, has_counts
 from specsnap.metering.endpoints import SEGMENT, Endpoint
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 #: Paths under the base URL (`…/v1`). Legacy `/completions`, batches, files, embeddings and a
 #: stored response fetched again are not here, so they are refused.
@@ -31,9 +31,9 @@ CHAT_FIELDS = ("prompt_tokens", "completion_tokens")
 RESPONSES_FIELDS = ("input_tokens", "output_tokens")
 
 
-def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
+def usage(objects: Iterable[Mapping[str, Any]]) -> Tokens | None:
     """The answer's usage (the last report in it wins: each one is cumulative)."""
-    last: TokenUsage | None = None
+    last: Tokens | None = None
     for value in objects:
         found = _usage_of(value)
         if found is not None:
@@ -41,7 +41,7 @@ def usage(objects: Iterable[Mapping[str, Any]]) -> TokenUsage | None:
     return last
 
 
-def _usage_of(value: Mapping[str, Any]) -> TokenUsage | None:
+def _usage_of(value: Mapping[str, Any]) -> Tokens | None:
     reported = value.get("usage")
     response = value.get("response")
     if not has_counts(reported, (*CHAT_FIELDS, *RESPONSES_FIELDS)) and isinstance(response, dict):
@@ -55,7 +55,7 @@ def _usage_of(value: Mapping[str, Any]) -> TokenUsage | None:
     else:
         return None
     cached = count(details.get("cached_tokens")) if isinstance(details, dict) else 0
-    return TokenUsage(max(0, prompt - cached), count(output), 0, cached, "metered")
+    return Tokens(max(0, prompt - cached), count(output), 0, cached, "metered")
 
 
 def prepare(path: str, body: Any) -> Any:

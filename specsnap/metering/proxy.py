@@ -35,7 +35,7 @@ from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit
 from specsnap.metering.apis import Api
 from specsnap.metering.endpoints import admit
 from specsnap.metering.streams import answer_objects
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from specsnap.trajectory.steps import MAX_STEPS, MeteredStep, metered_step
 
 HOP_BY_HOP = frozenset(
@@ -122,7 +122,7 @@ class _Answer:
     def objects(self) -> list[dict[str, Any]]:
         return answer_objects(b"".join(self.chunks), self.content_type)
 
-    def usage(self) -> TokenUsage | None:
+    def usage(self) -> Tokens | None:
         return self.api.usage(self.objects())
 
     @property
@@ -154,7 +154,7 @@ class TokenMeter:
         self.steps: list[MeteredStep] = []  # billed answers, for the trajectory (bounded)
         self.steps_dropped = 0  # billed answers beyond MAX_STEPS
         self._requests = 0
-        self._usage: TokenUsage | None = None
+        self._usage: Tokens | None = None
         self._in_flight: set[_Answer] = set()
         self._lock = threading.Condition()
         self._servers: list[ThreadingHTTPServer] = []
@@ -165,7 +165,7 @@ class TokenMeter:
         return int(self._servers[0].server_address[1])
 
     @property
-    def usage(self) -> TokenUsage | None:
+    def usage(self) -> Tokens | None:
         return self._usage
 
     def url(self, api: str) -> str:
@@ -256,7 +256,7 @@ class TokenMeter:
         self._usage = usage if self._usage is None else self._usage + usage
 
     def _keep_step(
-        self, answer: _Answer, objects: list[dict[str, Any]], usage: TokenUsage | None, torn: bool
+        self, answer: _Answer, objects: list[dict[str, Any]], usage: Tokens | None, torn: bool
     ) -> None:
         if len(self.steps) >= MAX_STEPS:
             self.steps_dropped += 1

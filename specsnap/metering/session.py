@@ -21,7 +21,7 @@ from specsnap.errors import UsageError
 from specsnap.metering.apis import APIS, KEY_VARIABLES
 from specsnap.metering.egress import Egress
 from specsnap.metering.proxy import TokenMeter, Upstream
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 #: How long the meter waits, once the agent is gone, for answers the API is still sending.
 DRAIN_S = 120.0
@@ -94,8 +94,8 @@ class SessionMetering:
         return self.egress.wrap(list(argv)) if self.egress is not None else list(argv)
 
     def finish(
-        self, reported: TokenUsage, model_free: bool, notes: list[str], drain_s: float = DRAIN_S
-    ) -> tuple[TokenUsage, dict[str, Any]]:
+        self, reported: Tokens, model_free: bool, notes: list[str], drain_s: float = DRAIN_S
+    ) -> tuple[Tokens, dict[str, Any]]:
         """Stop the meter (draining answers still arriving); the session's tokens and the
         record's `egress_enforced` and `meter` entries."""
         self.meter.stop(drain_s)
@@ -134,12 +134,12 @@ class SessionMetering:
 
 
 def settle_tokens(
-    metered: TokenUsage | None,
+    metered: Tokens | None,
     metering_applies: bool,
-    reported: TokenUsage,
+    reported: Tokens,
     notes: list[str],
     unreadable: int = 0,
-) -> TokenUsage:
+) -> Tokens:
     """The session's tokens: the meter's where it stood between the agent and every model it
     could use (no answer through it is zero), else what the agent reported.
 
@@ -153,12 +153,12 @@ def settle_tokens(
             f"the meter could not read the usage of {unreadable} model answer(s); "
             "the session's tokens are unknown"
         )
-        return TokenUsage.unknown()
+        return Tokens.unknown()
     if metered is not None:
         if reported.source == "reported" and reported.counts() != metered.counts():
             notes.append("the agent reported other token counts than the meter measured")
         return metered
     if reported.source == "reported" and any(reported.counts()):
         notes.append("the agent reported tokens, but no model answer passed SpecSnap's meter")
-        return TokenUsage.unknown()
-    return TokenUsage(source="metered")
+        return Tokens.unknown()
+    return Tokens(source="metered")

@@ -25,6 +25,8 @@ SHA256 = "^[0-9a-f]{64}$"
 
 ExitStatus = Literal["completed", "cutoff", "crashed", "timeout", "failed-to-start"]
 TokenSource = Literal["metered", "reported", "unknown"]
+TOKEN_SOURCES: tuple[TokenSource, ...] = get_args(TokenSource)
+TOKEN_KEYS = ("input", "output", "cache_write", "cache_read")
 CutoffReason = Literal["source-edit", "commit-attempt", "commit"]
 SourceChange = Literal["created", "changed", "deleted"]
 WebTools = Literal["disabled", "not-disableable"]
@@ -75,11 +77,40 @@ class Cutoff:
 class Tokens:
     """Tokens one session used (docs/protocol.md) and where the figures came from."""
 
-    input: int = field(metadata=meta(minimum=0))
-    output: int = field(metadata=meta(minimum=0))
-    cache_write: int = field(metadata=meta(minimum=0))
-    cache_read: int = field(metadata=meta(minimum=0))
-    source: TokenSource
+    # Adapters, the meter and the scorecard all hand this one value along.
+
+    input: int = field(default=0, metadata=meta(minimum=0))
+    output: int = field(default=0, metadata=meta(minimum=0))
+    cache_write: int = field(default=0, metadata=meta(minimum=0))
+    cache_read: int = field(default=0, metadata=meta(minimum=0))
+    source: TokenSource = "unknown"
+
+    @classmethod
+    def unknown(cls) -> Tokens:
+        return cls(source="unknown")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tokens:
+        """The inverse of `as_dict` (a session record's `tokens`)."""
+        return cls(
+            data["input"], data["output"], data["cache_write"], data["cache_read"], data["source"]
+        )
+
+    def as_dict(self) -> dict[str, Any]:
+        return {key: getattr(self, key) for key in (*TOKEN_KEYS, "source")}
+
+    def counts(self) -> tuple[int, int, int, int]:
+        return (self.input, self.output, self.cache_write, self.cache_read)
+
+    def __add__(self, other: Tokens) -> Tokens:
+        source = self.source if self.source == other.source else "unknown"
+        return Tokens(
+            self.input + other.input,
+            self.output + other.output,
+            self.cache_write + other.cache_write,
+            self.cache_read + other.cache_read,
+            source,
+        )
 
 
 @dataclass(frozen=True)

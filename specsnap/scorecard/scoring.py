@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from specsnap.scorecard.model import Scores, Session
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Scores, Session, Tokens
 
 CACHE_READ_WEIGHT = 0.1
 PASSING = "passed"
@@ -16,9 +15,7 @@ def requirement_passed(outcomes: Sequence[str]) -> bool:
     return bool(outcomes) and all(outcome == PASSING for outcome in outcomes)
 
 
-def effective_tokens(
-    sessions: Sequence[TokenUsage], weight: float = CACHE_READ_WEIGHT
-) -> float | None:
+def effective_tokens(sessions: Sequence[Tokens], weight: float = CACHE_READ_WEIGHT) -> float | None:
     """input + output + cache_write + weight × cache_read, all sessions; None if any is unknown."""
     if any(s.source == "unknown" for s in sessions):
         return None
@@ -62,7 +59,7 @@ def token_trust_problems(sessions: Sequence[Session]) -> list[str]:
 def compute_scores(
     requirements_passed: Sequence[bool],
     gate_holds: bool,
-    sessions: Sequence[TokenUsage],
+    sessions: Sequence[Tokens],
     budget: int,
     pass_threshold: float,
     retained: Sequence[bool] | None = None,

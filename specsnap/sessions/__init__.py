@@ -30,7 +30,7 @@ from specsnap.errors import UsageError
 from specsnap.metering.session import SessionMetering
 from specsnap.rundir import SESSION_FILE, RecordedSession, Run, recorded_session
 from specsnap.sandbox.gitrepo import rev_parse
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from specsnap.sessions.control import ControlServer, install_hooks
 from specsnap.sessions.handoff import carry_state
 from specsnap.sessions.homes import Home, make_home, retire_home
@@ -241,8 +241,8 @@ def _start_metering(
 
 
 def _finish_metering(
-    metering: SessionMetering | None, traits: AdapterTraits, reported: TokenUsage, notes: list[str]
-) -> tuple[TokenUsage, dict[str, Any]]:
+    metering: SessionMetering | None, traits: AdapterTraits, reported: Tokens, notes: list[str]
+) -> tuple[Tokens, dict[str, Any]]:
     """The session's tokens, and the record's metering entries (see specsnap.metering)."""
     entries: dict[str, Any] = {"web_tools": traits.web_tools, "tokens_reported": reported.as_dict()}
     if metering is None:

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from specsnap.rundir import SESSION_FILE
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 if TYPE_CHECKING:
     from specsnap.sessions.supervisor import Supervisor
@@ -30,7 +30,7 @@ def session_record(
     sup: Supervisor,
     prompt: str,
     exit: dict[str, Any],
-    usage: TokenUsage,
+    usage: Tokens,
     duration: float,
     notes: list[str],
 ) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from specsnap.trajectory.calls import ToolCall, answer_calls, request_results
 
 #: The most answers one session's trajectory keeps; later ones are counted, not kept.
@@ -23,7 +23,7 @@ class MeteredStep:
     api: str
     calls: tuple[ToolCall, ...]
     results: Mapping[str, str]
-    usage: TokenUsage | None
+    usage: Tokens | None
     torn: bool  # still arriving when the meter stopped
 
 
@@ -32,7 +32,7 @@ def metered_step(
     api: str,
     request: bytes | None,
     objects: Iterable[Mapping[str, Any]],
-    usage: TokenUsage | None,
+    usage: Tokens | None,
     torn: bool,
 ) -> MeteredStep:
     """The step of one answer, from its request's body and the answer's JSON objects."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.agents.base import TokenUsage
+from specsnap.agents.base import Tokens
 from specsnap.agents.clis import ClaudeCode
 from tests.support.agent_cli import claude_binary, session_context, start_session
 from tests.support.fake_anthropic import FakeAnthropic, Turn, Usage, bash, text, write_file
@@ -72,7 +72,7 @@ def test_claude_writes_and_commits_and_reports_exact_tokens(
     assert git(sandbox, "log", "-1", "--format=%s") == "Add greet"
     assert git(sandbox, "show", "--name-only", "--format=", "HEAD") == "greet.py"
     assert git(sandbox, "status", "--porcelain") == ""
-    assert adapter.usage(ctx, session.stdout, session.stderr) == TokenUsage(
+    assert adapter.usage(ctx, session.stdout, session.stderr) == Tokens(
         1200 + 150 + 90, 80 + 40 + 12, 3000 + 200, 3000 + 3200, "reported"
     )
     # Offline: nothing but the conversation reached the model's host (no start-up probes), and
@@ -106,6 +106,6 @@ def test_a_session_cut_off_after_its_first_py_write_reports_the_tokens_so_far(
     assert (sandbox / "greet.py").read_text(encoding="utf-8") == GREET_PY
     assert git(sandbox, "status", "--porcelain") == "?? greet.py"
     assert '"type":"result"' not in session.stdout.read_text().replace(" ", "")
-    assert adapter.usage(ctx, session.stdout, session.stderr) == TokenUsage(
+    assert adapter.usage(ctx, session.stdout, session.stderr) == Tokens(
         1500, 64, 2500, 100, "reported"
     )

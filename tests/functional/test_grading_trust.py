@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from specsnap.grading import grade_repository
+from specsnap.scorecard.model import Tokens
 from specsnap.scorecard.receipt import canonical_json
 from specsnap.scorecard.scoring import compute_scores
-from specsnap.scorecard.tokens import TokenUsage
 from specsnap.tier.draws import values_for
 from specsnap.tier.model import Tier
 from tests.support.repos import commit_all, starter_repo
@@ -25,7 +25,7 @@ def scores(tier: Tier, repo: Path):  # type: ignore[no-untyped-def]
     s = compute_scores(
         grade.passed_flags,
         grade.gate.holds,
-        [TokenUsage(source="reported")],
+        [Tokens(source="reported")],
         tier.budget_tokens,
         tier.pass_threshold,
     )

@@ -13,9 +13,9 @@ from specsnap.agents.cli_usage import (
     parse_gemini_chat,
     parse_gemini_stream,
 )
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
-UNKNOWN = TokenUsage.unknown()
+UNKNOWN = Tokens.unknown()
 GARBAGE = "\n".join(
     [
         "",
@@ -101,7 +101,7 @@ CLAUDE_COMPLETE = "\n".join([CLAUDE_INIT, *CLAUDE_TURN_1, *CLAUDE_TURN_2, CLAUDE
 
 
 def test_claude_complete_session_reads_the_result_line() -> None:
-    assert parse_claude_stream(CLAUDE_COMPLETE) == TokenUsage(300, 41, 61, 81, "reported")
+    assert parse_claude_stream(CLAUDE_COMPLETE) == Tokens(300, 41, 61, 81, "reported")
 
 
 def test_claude_result_sums_every_model_of_model_usage() -> None:
@@ -112,37 +112,37 @@ def test_claude_result_sums_every_model_of_model_usage() -> None:
         "cacheReadInputTokens": 0,
         "cacheCreationInputTokens": 0,
     }
-    assert parse_claude_stream(json.dumps(result)) == TokenUsage(307, 44, 61, 81, "reported")
+    assert parse_claude_stream(json.dumps(result)) == Tokens(307, 44, 61, 81, "reported")
 
 
 def test_claude_result_without_model_usage_falls_back_to_usage() -> None:
     result = json.loads(CLAUDE_RESULT)
     del result["modelUsage"]
-    assert parse_claude_stream(json.dumps(result)) == TokenUsage(300, 41, 61, 81, "reported")
+    assert parse_claude_stream(json.dumps(result)) == Tokens(300, 41, 61, 81, "reported")
 
 
 def test_claude_cut_off_session_sums_each_message_once_with_its_final_counts() -> None:
     cut = "\n".join([CLAUDE_INIT, *CLAUDE_TURN_1, *CLAUDE_TURN_2])
-    assert parse_claude_stream(cut) == TokenUsage(300, 41, 61, 81, "reported")
+    assert parse_claude_stream(cut) == Tokens(300, 41, 61, 81, "reported")
 
 
 def test_claude_session_cut_mid_line_and_mid_message_counts_what_was_reported() -> None:
     torn_delta = _delta("msg_2", 200, 21, 31, 41)[:50]
     cut = "\n".join([*CLAUDE_TURN_1, _start("msg_2", 200, 31, 41), torn_delta])
     # msg_2's output is known only as message_start's 1 token.
-    assert parse_claude_stream(cut) == TokenUsage(300, 21, 61, 81, "reported")
+    assert parse_claude_stream(cut) == Tokens(300, 21, 61, 81, "reported")
 
 
 def test_claude_without_partial_messages_still_counts_each_message_once() -> None:
     lines = [line for line in CLAUDE_TURN_1 + CLAUDE_TURN_2 if '"stream_event"' not in line]
-    assert parse_claude_stream("\n".join(lines)) == TokenUsage(300, 2, 61, 81, "reported")
+    assert parse_claude_stream("\n".join(lines)) == Tokens(300, 2, 61, 81, "reported")
 
 
 def test_claude_delta_without_message_id_belongs_to_the_last_started_message() -> None:
     delta = json.loads(_delta("msg_1", 100, 20, 30, 40))
     del delta["api_message_id"]
     text = "\n".join([_start("msg_1", 100, 30, 40), json.dumps(delta)])
-    assert parse_claude_stream(text) == TokenUsage(100, 20, 30, 40, "reported")
+    assert parse_claude_stream(text) == Tokens(100, 20, 30, 40, "reported")
 
 
 def test_claude_garbage_is_unknown_and_garbage_between_lines_is_skipped() -> None:
@@ -150,7 +150,7 @@ def test_claude_garbage_is_unknown_and_garbage_between_lines_is_skipped() -> Non
     assert parse_claude_stream("") == UNKNOWN
     assert parse_claude_stream(CLAUDE_INIT) == UNKNOWN
     noisy = GARBAGE + "\n" + CLAUDE_COMPLETE + "\n" + GARBAGE
-    assert parse_claude_stream(noisy) == TokenUsage(300, 41, 61, 81, "reported")
+    assert parse_claude_stream(noisy) == Tokens(300, 41, 61, 81, "reported")
 
 
 # --- Codex: `codex exec --json`, and its rollout file
@@ -172,7 +172,7 @@ CODEX_TURN_COMPLETED = (
 
 def test_codex_completed_turn_splits_cached_tokens_out_of_input() -> None:
     text = "\n".join([*CODEX_EVENTS, CODEX_TURN_COMPLETED])
-    assert parse_codex_events(text) == TokenUsage(315, 122, 0, 24448, "reported")
+    assert parse_codex_events(text) == Tokens(315, 122, 0, 24448, "reported")
 
 
 def test_codex_turns_add_up_and_cache_writes_count_apart() -> None:
@@ -181,7 +181,7 @@ def test_codex_turns_add_up_and_cache_writes_count_apart() -> None:
         '"cache_write_input_tokens":300,"output_tokens":50,"reasoning_output_tokens":20}}'
     )
     text = "\n".join([CODEX_TURN_COMPLETED, second])
-    assert parse_codex_events(text) == TokenUsage(415, 172, 300, 25048, "reported")
+    assert parse_codex_events(text) == Tokens(415, 172, 300, 25048, "reported")
 
 
 def test_codex_cut_off_or_garbage_output_is_unknown() -> None:
@@ -204,7 +204,7 @@ CODEX_ROLLOUT = "\n".join(
 
 
 def test_codex_rollout_sums_its_per_response_records_even_when_torn() -> None:
-    assert parse_codex_rollout(CODEX_ROLLOUT) == TokenUsage(4277, 1590, 0, 22272, "reported")
+    assert parse_codex_rollout(CODEX_ROLLOUT) == Tokens(4277, 1590, 0, 22272, "reported")
     assert parse_codex_rollout(GARBAGE) == UNKNOWN
 
 
@@ -228,7 +228,7 @@ GEMINI_RESULT = (
 
 def test_gemini_result_counts_thinking_tokens_as_output() -> None:
     text = "\n".join([*GEMINI_STREAM, GEMINI_RESULT])
-    assert parse_gemini_stream(text) == TokenUsage(3676, 174, 0, 21263, "reported")
+    assert parse_gemini_stream(text) == Tokens(3676, 174, 0, 21263, "reported")
 
 
 def test_gemini_cut_off_or_garbage_output_is_unknown() -> None:
@@ -250,7 +250,7 @@ GEMINI_CHAT = "\n".join(
 
 
 def test_gemini_chat_sums_each_model_message_once() -> None:
-    assert parse_gemini_chat(GEMINI_CHAT) == TokenUsage(3005, 120, 0, 14000, "reported")
+    assert parse_gemini_chat(GEMINI_CHAT) == Tokens(3005, 120, 0, 14000, "reported")
     assert parse_gemini_chat(GARBAGE) == UNKNOWN
 
 
@@ -283,9 +283,7 @@ Tokens: 950 sent, 1.2k received. Cost: $0.01 message, $0.03 session.
 def test_aider_sums_its_rounded_token_lines() -> None:
     """`sent` holds the cache hits and writes; `received` runs on over the session (1.2k in the
     second line is 345 from the first exchange plus 855 from the second)."""
-    assert parse_aider_output(AIDER_OUTPUT) == TokenUsage(
-        200 + 950, 345 + 855, 2000, 9800, "reported"
-    )
+    assert parse_aider_output(AIDER_OUTPUT) == Tokens(200 + 950, 345 + 855, 2000, 9800, "reported")
 
 
 def test_aider_cut_off_before_any_report_or_garbage_is_unknown() -> None:

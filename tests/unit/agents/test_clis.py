@@ -15,7 +15,7 @@ from specsnap.agents.base import (
     ApiRoute,
     HandoffSupport,
     SessionContext,
-    TokenUsage,
+    Tokens,
     adapter_traits,
 )
 from specsnap.agents.clis import (
@@ -210,7 +210,7 @@ def test_usage_reads_stdout_and_a_missing_file_is_unknown(
 ) -> None:
     stdout, stderr = tmp_path / "stdout.log", tmp_path / "stderr.log"
     stdout.write_text(CLAUDE_COMPLETE)
-    assert ClaudeCode().usage(ctx, stdout, stderr) == TokenUsage(300, 41, 61, 81, "reported")
+    assert ClaudeCode().usage(ctx, stdout, stderr) == Tokens(300, 41, 61, 81, "reported")
     assert ClaudeCode().usage(ctx, tmp_path / "missing", stderr) == UNKNOWN
     stdout.write_text(AIDER_OUTPUT)
     assert Aider().usage(ctx, stdout, stderr).source == "reported"
@@ -225,12 +225,12 @@ def test_codex_usage_reads_the_rollouts_in_the_sessions_home_then_stdout(
     day = ctx.home / ".codex" / "sessions" / "2026" / "11" / "29"
     day.mkdir(parents=True)
     (day / "rollout-2026-11-29T12-00-00-0199a213.jsonl").write_text(CODEX_ROLLOUT)
-    assert Codex().usage(ctx, stdout, stderr) == TokenUsage(4277, 1590, 0, 22272, "reported")
+    assert Codex().usage(ctx, stdout, stderr) == Tokens(4277, 1590, 0, 22272, "reported")
     stdout.write_text(CODEX_TURN_COMPLETED)  # the rollout, one record per response, still wins
-    assert Codex().usage(ctx, stdout, stderr) == TokenUsage(4277, 1590, 0, 22272, "reported")
+    assert Codex().usage(ctx, stdout, stderr) == Tokens(4277, 1590, 0, 22272, "reported")
     for rollout in day.iterdir():
         rollout.unlink()
-    assert Codex().usage(ctx, stdout, stderr) == TokenUsage(315, 122, 0, 24448, "reported")
+    assert Codex().usage(ctx, stdout, stderr) == Tokens(315, 122, 0, 24448, "reported")
 
 
 def test_gemini_usage_falls_back_to_chat_recordings_in_the_sessions_home(
@@ -242,7 +242,7 @@ def test_gemini_usage_falls_back_to_chat_recordings_in_the_sessions_home(
     chats = ctx.home / ".gemini" / "tmp" / "sandbox" / "chats"
     chats.mkdir(parents=True)
     (chats / "session-2026-11-29T12-00-c1a2.jsonl").write_text(GEMINI_CHAT)
-    assert GeminiCli().usage(ctx, stdout, stderr) == TokenUsage(3005, 120, 0, 14000, "reported")
+    assert GeminiCli().usage(ctx, stdout, stderr) == Tokens(3005, 120, 0, 14000, "reported")
 
 
 # --- metered sessions: the meter's URL and the placeholder key, from the session's routes

@@ -9,7 +9,7 @@ from specsnap.agents.cli_usage import (
     parse_opencode_events,
     parse_qwen_stream,
 )
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 
 def step_finish(inp: int, out: int, reasoning: int, write: int, read: int) -> str:
@@ -27,18 +27,18 @@ def test_every_finished_step_is_summed_and_reasoning_counts_as_output() -> None:
             step_finish(300, 30, 0, 7, 100),
         ]
     )
-    assert parse_opencode_events(text) == TokenUsage(1200, 155, 7, 2600, "reported")
+    assert parse_opencode_events(text) == Tokens(1200, 155, 7, 2600, "reported")
 
 
 def test_a_torn_last_line_is_skipped_and_what_came_before_counts() -> None:
     text = step_finish(900, 120, 0, 0, 2500) + "\n" + step_finish(300, 30, 0, 0, 100)[:40]
-    assert parse_opencode_events(text) == TokenUsage(900, 120, 0, 2500, "reported")
+    assert parse_opencode_events(text) == Tokens(900, 120, 0, 2500, "reported")
 
 
 def test_no_finished_step_is_unknown_and_bad_counts_are_zero() -> None:
     assert parse_opencode_events('{"type":"step_start"}\nnot json\n').source == "unknown"
     bad = json.dumps({"type": "step_finish", "part": {"tokens": {"input": -3, "output": "x"}}})
-    assert parse_opencode_events(bad) == TokenUsage(0, 0, 0, 0, "reported")
+    assert parse_opencode_events(bad) == Tokens(0, 0, 0, 0, "reported")
 
 
 def qwen_assistant(ident: str, inp: int, out: int, read: int) -> str:
@@ -50,14 +50,14 @@ def test_qwen_result_line_wins_and_input_excludes_cache_reads() -> None:
     result = {"type": "result", "usage": {"input_tokens": 3800, "output_tokens": 150,
                                           "cache_read_input_tokens": 2600}}  # fmt: skip
     text = qwen_assistant("a", 3400, 120, 2500) + "\n" + json.dumps(result)
-    assert parse_qwen_stream(text) == TokenUsage(1200, 150, 0, 2600, "reported")
+    assert parse_qwen_stream(text) == Tokens(1200, 150, 0, 2600, "reported")
 
 
 def test_qwen_cut_off_sums_its_messages_and_skips_a_torn_last_line() -> None:
     text = "\n".join(
         [qwen_assistant("a", 3400, 120, 2500), qwen_assistant("b", 400, 30, 100), '{"type":"res']
     )
-    assert parse_qwen_stream(text) == TokenUsage(1200, 150, 0, 2600, "reported")
+    assert parse_qwen_stream(text) == Tokens(1200, 150, 0, 2600, "reported")
     assert parse_qwen_stream("torn {").source == "unknown"
 
 
@@ -76,12 +76,12 @@ def mini_trajectory(*responses: dict[str, object]) -> str:
 
 def test_mini_sums_every_response_of_its_trajectory_and_input_excludes_cache_reads() -> None:
     text = mini_trajectory(mini_response(3400, 120, 2500), mini_response(400, 30, 100))
-    assert parse_mini_trajectory(text) == TokenUsage(1200, 150, 0, 2600, "reported")
+    assert parse_mini_trajectory(text) == Tokens(1200, 150, 0, 2600, "reported")
 
 
 def test_mini_torn_trajectory_counts_the_responses_written_before_the_tear() -> None:
     text = mini_trajectory(mini_response(3400, 120, 2500), mini_response(400, 30, 100))
     torn = text[: text.rindex('"completion_tokens"')]
-    assert parse_mini_trajectory(torn) == TokenUsage(900, 120, 0, 2500, "reported")
+    assert parse_mini_trajectory(torn) == Tokens(900, 120, 0, 2500, "reported")
     assert parse_mini_trajectory(text[:20]).source == "unknown"
     assert parse_mini_trajectory("").source == "unknown"

@@ -16,7 +16,7 @@ from specsnap.accounts.identity import current_user, python_for
 from specsnap.metering.egress import Egress
 from specsnap.metering.proxy import TokenMeter
 from specsnap.metering.session import SessionMetering
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from tests.support.fake_anthropic import FakeAnthropic, Turn, Usage, text
 
 REAL_KEY = "sk-ant-api03-real-key-of-the-caller"
@@ -84,7 +84,7 @@ def test_the_meter_is_the_agents_only_way_out(tmp_path: Path) -> None:
         argv = [python, "-I", str(script), route.base_url, port]
         done = run_agent(metering.wrap(argv), env)
         notes: list[str] = []
-        usage, record = metering.finish(TokenUsage.unknown(), False, notes)
+        usage, record = metering.finish(Tokens.unknown(), False, notes)
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
     assert seen["through_meter"] == "through the meter"
@@ -92,7 +92,7 @@ def test_the_meter_is_the_agents_only_way_out(tmp_path: Path) -> None:
     assert seen["key"] == route.key != REAL_KEY and not seen["env_has_real_key"]
     assert set(env) == {"PATH", "ANTHROPIC_API_KEY"}
     assert record["egress_enforced"] is True and notes == []
-    assert usage == TokenUsage(30, 4, 0, 0, "metered")
+    assert usage == Tokens(30, 4, 0, 0, "metered")
     assert [r.header("x-api-key") for r in server.requests] == [REAL_KEY]
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from specsnap.metering.apis import APIS
 from specsnap.metering.proxy import TokenMeter, Upstream, swap_key
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from tests.support.fake_anthropic import FakeAnthropic, Turn, Usage, text
 
 REAL_KEY = "sk-ant-api03-the-real-one"
@@ -90,7 +90,7 @@ def test_meter_counts_streamed_and_plain_answers_and_holds_the_key() -> None:
     assert b"message_stop" in streamed and b"one" in streamed
     assert plain["content"][0]["text"] == "two"
     assert meter.answers == 2
-    assert meter.usage == TokenUsage(150, 15, 20, 700, "metered")
+    assert meter.usage == Tokens(150, 15, 20, 700, "metered")
     assert [r.header("x-api-key") for r in server.requests] == [REAL_KEY, REAL_KEY, PLACEHOLDER]
     assert bypass.value.code == 401 and len(server.rejected) == 1
 
@@ -171,7 +171,7 @@ def test_an_answer_is_drained_and_counted_while_the_agent_reads_nothing(big_upst
         deadline = time.monotonic() + 20
         while meter.usage is None and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert meter.usage == TokenUsage(7, 4321, 0, 0, "metered")  # before the agent read it
+        assert meter.usage == Tokens(7, 4321, 0, 0, "metered")  # before the agent read it
     finally:
         client.close()
         meter.stop(drain_s=5)
@@ -189,7 +189,7 @@ def test_an_answer_still_arriving_when_the_meter_stops_counts_what_arrived(
     finally:
         client.close()
     assert (meter.partial, meter.answers) == (1, 1)
-    assert meter.usage == TokenUsage(7, 0, 0, 0, "metered")
+    assert meter.usage == Tokens(7, 0, 0, 0, "metered")
 
 
 class Unmeterable(BaseHTTPRequestHandler):

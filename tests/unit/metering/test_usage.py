@@ -7,7 +7,7 @@ import json
 
 from specsnap.metering import anthropic, gemini, openai
 from specsnap.metering.streams import answer_objects, json_objects, sse_events
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 
 
 def sse(*events: dict[str, object], done: bool = False) -> bytes:
@@ -26,7 +26,7 @@ def test_anthropic_stream_merges_message_start_and_the_final_delta() -> None:
         {"type": "content_block_delta", "delta": {"text": "hi"}},
         {"type": "message_delta", "usage": {"output_tokens": 42}},
     ]
-    assert anthropic.usage(events) == TokenUsage(120, 42, 0, 900, "metered")
+    assert anthropic.usage(events) == Tokens(120, 42, 0, 900, "metered")
     assert anthropic.usage([{"type": "ping"}]) is None
 
 
@@ -35,7 +35,7 @@ def test_a_cut_off_anthropic_stream_counts_what_arrived() -> None:
         {"type": "message_start", "message": {"usage": {"input_tokens": 70, "output_tokens": 1}}}
     )
     torn = body + b'data: {"type": "message_delta", "usage": {"output_tok'
-    assert anthropic.usage(answer_objects(torn, "text/event-stream")) == TokenUsage(
+    assert anthropic.usage(answer_objects(torn, "text/event-stream")) == Tokens(
         70, 1, 0, 0, "metered"
     )
 
@@ -47,13 +47,13 @@ def test_openai_chat_completions_json_and_stream() -> None:
         "prompt_tokens_details": {"cached_tokens": 800},
     }
     answer = {"object": "chat.completion", "choices": [], "usage": usage}
-    assert openai.usage([answer]) == TokenUsage(200, 50, 0, 800, "metered")
+    assert openai.usage([answer]) == Tokens(200, 50, 0, 800, "metered")
     stream = sse(
         {"object": "chat.completion.chunk", "choices": [{"delta": {"content": "a"}}]},
         {"object": "chat.completion.chunk", "choices": [], "usage": usage},
         done=True,
     )
-    assert openai.usage(answer_objects(stream, "text/event-stream")) == TokenUsage(
+    assert openai.usage(answer_objects(stream, "text/event-stream")) == Tokens(
         200, 50, 0, 800, "metered"
     )
 
@@ -65,7 +65,7 @@ def test_openai_responses_json_and_stream() -> None:
         "output_tokens": 30,
         "output_tokens_details": {"reasoning_tokens": 10},
     }
-    assert openai.usage([{"object": "response", "usage": usage}]) == TokenUsage(
+    assert openai.usage([{"object": "response", "usage": usage}]) == Tokens(
         400, 30, 0, 100, "metered"
     )
     stream = sse(
@@ -73,7 +73,7 @@ def test_openai_responses_json_and_stream() -> None:
         {"type": "response.output_text.delta", "delta": "x"},
         {"type": "response.completed", "response": {"usage": usage}},
     )
-    assert openai.usage(sse_events(stream)) == TokenUsage(400, 30, 0, 100, "metered")
+    assert openai.usage(sse_events(stream)) == Tokens(400, 30, 0, 100, "metered")
 
 
 def test_the_meter_asks_a_streamed_chat_completion_for_its_usage() -> None:
@@ -96,7 +96,7 @@ def test_gemini_json_sse_and_json_array_streams() -> None:
         "thoughtsTokenCount": 25,
         "toolUsePromptTokenCount": 5,
     }
-    expected = TokenUsage(305, 65, 0, 600, "metered")
+    expected = Tokens(305, 65, 0, 600, "metered")
     assert gemini.usage([{"candidates": [], "usageMetadata": final}]) == expected
     chunks = [
         {"candidates": [{"content": {}}], "usageMetadata": {"promptTokenCount": 900}},
@@ -106,9 +106,7 @@ def test_gemini_json_sse_and_json_array_streams() -> None:
     array = ("[" + ",\r\n".join(json.dumps(c) for c in chunks) + "]").encode()
     assert gemini.usage(answer_objects(array, "application/json")) == expected
     cut = array[: array.index(b"thoughts")]  # the second chunk never arrived whole
-    assert gemini.usage(answer_objects(cut, "application/json")) == TokenUsage(
-        900, 0, 0, 0, "metered"
-    )
+    assert gemini.usage(answer_objects(cut, "application/json")) == Tokens(900, 0, 0, 0, "metered")
 
 
 def test_streams_skip_torn_and_foreign_lines() -> None:

@@ -13,10 +13,9 @@ from specsnap.scorecard.scoring import (
     requirement_passed,
     token_trust_problems,
 )
-from specsnap.scorecard.tokens import TokenUsage
 from tests.support.scorecards import fixture_document
 
-REPORTED = TokenUsage(100, 50, 10, 1000, "reported")
+REPORTED = Tokens(100, 50, 10, 1000, "reported")
 
 
 @pytest.mark.parametrize(
@@ -40,7 +39,7 @@ def test_effective_tokens_weights_cache_reads():
 
 
 def test_unknown_tokens_make_tes_null_never_a_guess():
-    s = compute_scores([True, True], True, [REPORTED, TokenUsage.unknown()], 1000, 0.75)
+    s = compute_scores([True, True], True, [REPORTED, Tokens.unknown()], 1000, 0.75)
     assert s.effective_tokens is None and s.tes is None
     assert s.net_retention == 1.0
 
@@ -51,9 +50,9 @@ def test_gate_failure_zeroes_net_but_not_raw():
 
 
 def test_tes_scales_by_budget_over_effective_tokens():
-    s = compute_scores([True] * 4, True, [TokenUsage(2000, 0, 0, 0, "reported")], 1000, 0.75)
+    s = compute_scores([True] * 4, True, [Tokens(2000, 0, 0, 0, "reported")], 1000, 0.75)
     assert s.tes == 0.5
-    s = compute_scores([True] * 4, True, [TokenUsage(500, 0, 0, 0, "reported")], 1000, 0.75)
+    s = compute_scores([True] * 4, True, [Tokens(500, 0, 0, 0, "reported")], 1000, 0.75)
     assert s.tes == 1.0
 
 

@@ -3,7 +3,7 @@ models where SPECSNAP_HARBOR_PYTHON names a Python with the harbor package), and
 
 from __future__ import annotations
 
-from specsnap.scorecard.tokens import TokenUsage
+from specsnap.scorecard.model import Tokens
 from specsnap.trajectory.atif import atif_document
 from specsnap.trajectory.calls import ToolCall
 from specsnap.trajectory.steps import MeteredStep
@@ -14,7 +14,7 @@ FAIL = "F.\n1 failed, 1 passed in 0.1s"
 
 
 def step(seq: int, calls: list[ToolCall], results: dict[str, str], out: int) -> MeteredStep:
-    return MeteredStep(seq, "anthropic", tuple(calls), results, TokenUsage(100, out, 0, 10), False)
+    return MeteredStep(seq, "anthropic", tuple(calls), results, Tokens(100, out, 0, 10), False)
 
 
 STEPS = [

@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from specsnap.accounts.identity import account_named, agent_pool
+from specsnap.accounts.identity import account_named
+from specsnap.accounts.pools import agent_pool
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Tier
 

@@ -18,8 +18,6 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_AGENT_POOL = tuple(f"dev{n}" for n in range(8))
-
 
 @dataclass(frozen=True)
 class RunAs:
@@ -34,13 +32,6 @@ class RunAs:
     @property
     def isolation(self) -> str:
         return "same-user" if self.is_self else "separate-user"
-
-
-def agent_pool() -> tuple[str, ...]:
-    """The accounts agent sessions may run as: $SPECSNAP_AGENT_POOL (names separated by spaces
-    or commas), else dev0..dev7. As root, an agent never runs as anything else."""
-    raw = os.environ.get("SPECSNAP_AGENT_POOL", "")
-    return tuple(raw.replace(",", " ").split()) or DEFAULT_AGENT_POOL
 
 
 def account_named(name: str) -> RunAs | None:

@@ -18,8 +18,8 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from specsnap.accounts.identity import RunAs, account_named, agent_pool
-from specsnap.accounts.pools import pool
+from specsnap.accounts.identity import RunAs, account_named
+from specsnap.accounts.pools import agent_pool, subject_pool
 from specsnap.errors import InfrastructureError
 
 
@@ -36,7 +36,7 @@ def workspace_owner(workspace: Path) -> RunAs | None:
 def check_owner(owner: RunAs, untrusted: Iterable[str] = ()) -> None:
     """Refuse a workspace owned by an account that untrusted code runs as: what SpecSnap hands
     over (the run's records) would then be readable by the agent or by graded code."""
-    names = [*agent_pool(), *pool("SPECSNAP_SUBJECT_ACCOUNTS", "specsnap-subject", 12), *untrusted]
+    names = [*agent_pool(), *subject_pool(), *untrusted]
     for name in names:
         account = account_named(name)
         if account is not None and account.uid == owner.uid:

@@ -23,10 +23,10 @@ import json
 import os
 import pwd
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
-from specsnap.accounts.identity import RunAs, account_named, agent_pool, current_user
+from specsnap.accounts.identity import RunAs, account_named, current_user
 from specsnap.errors import InfrastructureError
 
 DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
@@ -35,17 +35,28 @@ DEFAULT_LEASE_DIR = "/run/specsnap/accounts"
 RUN_RECORD, GRADED = "run.json", "scorecard.json"
 
 
-def pool(variable: str, default: str, size: int) -> list[str]:
-    """Account names of a pool: $variable (comma-separated), else default0..default{size-1}."""
-    names = os.environ.get(variable, "")
-    if names.strip():
-        return [n.strip() for n in names.split(",") if n.strip()]
-    return [f"{default}{i}" for i in range(size)]
+def agent_pool() -> tuple[str, ...]:
+    """The accounts agent sessions may run as: $SPECSNAP_AGENT_POOL, else dev0..dev7. As root, an
+    agent never runs as anything else."""
+    return _pool("SPECSNAP_AGENT_POOL", "dev", 8)
+
+
+def subject_pool() -> tuple[str, ...]:
+    """The accounts graded code runs as: $SPECSNAP_SUBJECT_ACCOUNTS, else specsnap-subject0..11
+    (three per grading: four gradings at once)."""
+    return _pool("SPECSNAP_SUBJECT_ACCOUNTS", "specsnap-subject", 12)
+
+
+def _pool(variable: str, prefix: str, size: int) -> tuple[str, ...]:
+    """A pool's account names, as the machine's set-up chose them (separated by spaces or
+    commas), else the names scripts/setup-accounts.sh creates: prefix0..prefix{size-1}."""
+    names = os.environ.get(variable, "").replace(",", " ").split()
+    return tuple(names) or tuple(f"{prefix}{i}" for i in range(size))
 
 
 @contextlib.contextmanager
 def claim(
-    names: list[str], count: int, purpose: str, wait_s: float = 600.0
+    names: Sequence[str], count: int, purpose: str, wait_s: float = 600.0
 ) -> Iterator[list[RunAs]]:
     """Claim `count` existing, unclaimed accounts of `names` until the block ends.
 

@@ -28,11 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.accounts.identity import RunAs, python_for
-from specsnap.accounts.pools import claim, pool
+from specsnap.accounts.pools import claim, subject_pool
 from specsnap.accounts.shared_state import world_writable_dirs
 
-SUBJECT_POOL = "specsnap-subject"  # specsnap-subject0 .. specsnap-subject11
-POOL_SIZE = 12  # three accounts per grading: four gradings at once
 HASH_SEED = "0"
 #: Where grading workspaces live when subjects get a private /tmp (which would hide them).
 ROOT_WORKSPACES = Path("/var/lib/specsnap/grading")
@@ -119,8 +117,7 @@ def subject_launchers() -> Iterator[Subjects]:
         launcher = _launcher(me)
         yield Subjects((launcher, launcher), launcher)
         return
-    names = pool("SPECSNAP_SUBJECT_ACCOUNTS", SUBJECT_POOL, POOL_SIZE)
-    with claim(names, 3, "grading") as (first, second, visible):
+    with claim(subject_pool(), 3, "grading") as (first, second, visible):
         yield Subjects((_launcher(first), _launcher(second)), _launcher(visible))
 
 

@@ -22,7 +22,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from specsnap.accounts.identity import account_named, agent_pool, current_user, python_for
+from specsnap.accounts.identity import account_named, current_user, python_for
+from specsnap.accounts.pools import agent_pool
 from specsnap.sandbox.gitrepo import git
 from specsnap.sessions.processes import account_pids
 from specsnap.tier.loading import load_tier

@@ -19,6 +19,7 @@ import click
 from specsnap import __version__
 from specsnap.cli.guard import DEBUG, guard, parse_pairs
 from specsnap.cli.ledger import leaderboard, ledger, submit
+from specsnap.cli.review import review
 from specsnap.cli.tiers import tiers
 from specsnap.rundir import DEFAULT_SEED
 from specsnap.scorecard.model import HANDOFF_MODES
@@ -221,5 +222,5 @@ def aggregate(scorecards: tuple[Path, ...], as_json: bool) -> None:
     )
 
 
-for _command in (tiers, submit, ledger, leaderboard):
+for _command in (tiers, submit, ledger, leaderboard, review):
     main.add_command(_command)

@@ -13,6 +13,11 @@ pointer to follow: the regrade uses the tier installed here, found by the run's 
 only when the digest the run recorded is that tier's. The tier directory the run names (a path
 on the machine that made it, or one an attacker chose, holding a grader that passes anything)
 is never read.
+
+Reviews (RUN_DIR/reviews.json, beside scorecard.json) are a separate section: when one is there
+it is checked too (`reviews`): it must name this scorecard's digest, its chain of entries must
+be intact (no rating altered, removed or reordered) and the review rules must admit every entry.
+It never takes part in the scorecard's own digest or rebuild.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from specsnap.review.section import REVIEWS_FILE, SectionError, check_section, load_section
 from specsnap.rundir import Run, load_run, recorded_sessions
 from specsnap.runs import regrade, session_breaches
 from specsnap.sandbox.gitrepo import GitError, rev_parse
@@ -74,10 +80,30 @@ def verify_scorecard(path: Path, run_dir: Path | None = None) -> Verification:
     """Every check that can be made with what was given."""
     card = load_scorecard(path)
     document = scorecard_document(card)
-    checks = _consistency(document)
+    checks = [*_consistency(document), *_reviews(path.parent / REVIEWS_FILE, document)]
     if run_dir is None:
         return Verification(Scope.CONSISTENCY, tuple(checks))
     return Verification(Scope.REBUILD, (*checks, *_rebuild(document, run_dir)))
+
+
+def _reviews(path: Path, document: dict[str, Any]) -> list[Check]:
+    """The reviews section beside the scorecard, when there is one."""
+    if not path.exists():
+        return []
+    try:
+        section = load_section(path)
+    except SectionError as exc:
+        return [Check("reviews", False, str(exc))]
+    problems = check_section(section, scorecard_digest(document))
+    if problems:
+        return [Check("reviews", False, "; ".join(problems))]
+    review = section.review
+    state = "complete" if review.complete else f"{len(review.raters)} reviewer(s), not complete"
+    detail = (
+        f"{len(section.entries)} entries chained to this scorecard, head {section.head[:16]}; "
+        f"{state}"
+    )
+    return [Check("reviews", True, detail)]
 
 
 def _consistency(document: dict[str, Any]) -> list[Check]:

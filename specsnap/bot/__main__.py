@@ -6,7 +6,8 @@ comes from the environment, so no secret appears on a command line: SPECSNAP_APP
 SPECSNAP_APP_PRIVATE_KEY_FILE (PEM), SPECSNAP_WEBHOOK_SECRET, GITHUB_API_URL (GitHub Enterprise;
 default GitHub.com) and SPECSNAP_WORKFLOW (default specsnap.yml); the data directory, where the
 record of seen deliveries outlives a restart, is `--data-dir` or SPECSNAP_BOT_DATA_DIR (without
-one the record is kept in memory). Put it behind a
+one the record is kept in memory); SPECSNAP_BOT_REVIEWS_DIR holds the runs under review
+(`/specsnap review`, specsnap.bot.reviews; without it reviews are off). Put it behind a
 TLS-terminating reverse proxy; it listens on loopback unless told otherwise. How to deploy it:
 docs/bot.md.
 """
@@ -37,6 +38,7 @@ from specsnap.bot.webhook import HEALTH_PATH, make_app
 DEFAULT_API_URL = "https://api.github.com"
 PORT_ENV = "SPECSNAP_BOT_PORT"
 DATA_DIR_ENV = "SPECSNAP_BOT_DATA_DIR"
+REVIEWS_DIR_ENV = "SPECSNAP_BOT_REVIEWS_DIR"
 
 
 def config_from_env(env: dict[str, str]) -> AppConfig:
@@ -62,6 +64,7 @@ def config_from_env(env: dict[str, str]) -> AppConfig:
         webhook_secret=env["SPECSNAP_WEBHOOK_SECRET"].encode(),
         api_url=env.get("GITHUB_API_URL") or DEFAULT_API_URL,
         workflow=env.get("SPECSNAP_WORKFLOW") or "specsnap.yml",
+        reviews_dir=Path(env[REVIEWS_DIR_ENV]) if env.get(REVIEWS_DIR_ENV) else None,
     )
 
 

@@ -12,10 +12,12 @@ redelivered (specsnap.bot.service).
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from github import Auth, GithubException, GithubIntegration
 from github.Repository import Repository
@@ -23,7 +25,14 @@ from github.WorkflowRun import WorkflowRun
 
 from specsnap.bot.command import RunCommand
 from specsnap.bot.heads import HeadLog, pin_head
-from specsnap.bot.respond import CommentEvent, comment_event, current_head, handle_comment
+from specsnap.bot.respond import (
+    CommentEvent,
+    Reviewer,
+    comment_event,
+    current_head,
+    handle_comment,
+)
+from specsnap.bot.reviews import ReviewDesk, handle_review
 from specsnap.bot.webhook import Delivery
 from specsnap.errors import SpecSnapError
 from specsnap.publish.github import ApiConfig, api_call, connect, get_repository
@@ -37,6 +46,7 @@ class AppConfig:
     api_url: str
     workflow: str = "specsnap.yml"  # the agent repository's evaluation workflow file
     prefix: str = "/specsnap"
+    reviews_dir: Path | None = None  # the runs under review (specsnap.bot.reviews); None: off
 
 
 #: A token is not used this close to its expiry: a delivery's API work must not outlive it.
@@ -86,6 +96,11 @@ class AppHandler:
             auth=Auth.AppAuth(config.app_id, config.private_key), base_url=config.api_url
         )
         self._tokens = InstallationTokens(self._mint_token, clock)
+        self._review: Reviewer | None = (
+            functools.partial(handle_review, desk=ReviewDesk(config.reviews_dir))
+            if config.reviews_dir is not None
+            else None
+        )
 
     def __call__(self, delivery: Delivery) -> str:
         event = comment_event(delivery.payload) if delivery.event == "issue_comment" else None
@@ -102,6 +117,7 @@ class AppHandler:
                 lambda cmd, pr, sha: self._dispatch(repo, cmd, pr, sha),
                 self.config.prefix,
                 pin=self._pin,
+                review=self._review,
             )
         except SpecSnapError as exc:
             if _rejected_credentials(exc):

@@ -2,6 +2,11 @@
 
     /specsnap run tier=2 seed=7     evaluate the pull request's head commit on tier-2, seed 7
     /specsnap run tier=tier-3       seed defaults to 1
+    /specsnap review                post the pull request's run's review packet
+    /specsnap review q1=4 "reason" q2=5 "reason" q3=3 "reason" q4=4 "reason" q5=4 "reason"
+                                    rate every question of the rubric (specsnap.review.ratings)
+    /specsnap review agreed q3=3 "reason"
+                                    an agreed rating, where the two reviewers are apart
     /specsnap help                  reply with this usage
 
 The command must start a line of the comment; quoted lines (`> ...`) and fenced code blocks are
@@ -11,10 +16,14 @@ ignored, so quoting someone's command never re-runs it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from specsnap.errors import UsageError
 from specsnap.render.markup import code
+from specsnap.review.ratings import SYNTAX as REVIEW_SYNTAX
+from specsnap.review.ratings import RatingsError, parse_words
+from specsnap.review.rules import Kind, Score
 from specsnap.rundir import DEFAULT_SEED
 from specsnap.scorecard.model import HANDOFF_MODES
 
@@ -22,7 +31,8 @@ DEFAULT_PREFIX = "/specsnap"
 MAX_SEED = 2**31 - 1
 USAGE = (
     "`/specsnap run tier=2 seed=7` (tier 1-4 or tier-N; seed a whole number, default 1; "
-    "`handoff=resume` or `compact` for the agent's own resume or compaction, default fresh)"
+    "`handoff=resume` or `compact` for the agent's own resume or compaction, default fresh); "
+    f"reviews: {REVIEW_SYNTAX}"
 )
 
 
@@ -43,7 +53,19 @@ class HelpCommand:
     pass
 
 
-Command = RunCommand | HelpCommand
+@dataclass(frozen=True)
+class ReviewCommand:
+    """`/specsnap review`: with no scores, post the review packet; else record a rating."""
+
+    kind: Kind = "rating"
+    scores: Mapping[str, Score] = field(default_factory=dict)
+
+    @property
+    def asks_packet(self) -> bool:
+        return not self.scores
+
+
+Command = RunCommand | HelpCommand | ReviewCommand
 
 
 def parse_command(body: str, prefix: str = DEFAULT_PREFIX) -> Command | None:
@@ -57,8 +79,11 @@ def parse_command(body: str, prefix: str = DEFAULT_PREFIX) -> Command | None:
     verb, args = words[0].lower(), words[1:]
     if verb == "help":
         return HelpCommand()
+    if verb == "review":
+        return _review_command(line.split(maxsplit=2)[2] if len(words) > 1 else "")
     if verb != "run":
-        raise CommandError(f"unknown command {code(verb)}; known: `run`, `help`. Usage: {USAGE}")
+        known = "known: `run`, `review`, `help`"
+        raise CommandError(f"unknown command {code(verb)}; {known}. Usage: {USAGE}")
     return _run_command(args)
 
 
@@ -107,3 +132,15 @@ def _run_command(args: list[str]) -> RunCommand:
     assert tier is not None
     number = tier.lower().removeprefix("tier-")
     return RunCommand(tier=f"tier-{number}", seed=int(seed_text), handoff=handoff)
+
+
+def _review_command(words: str) -> ReviewCommand:
+    if not words.strip():
+        return ReviewCommand()
+    try:
+        kind, scores = parse_words(words)
+    except RatingsError as exc:
+        raise CommandError(str(exc)) from None
+    if not scores:
+        raise CommandError(f"`agreed` needs the agreed ratings. Usage: {REVIEW_SYNTAX}")
+    return ReviewCommand(kind, scores)

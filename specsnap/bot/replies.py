@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from specsnap.bot.command import USAGE, RunCommand
-from specsnap.render.markup import code
+from specsnap.render.markup import code, text
 
 _LOGIN = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}")
 _URL = re.compile(r"https://[A-Za-z0-9.-]+(?::\d+)?(?:/[A-Za-z0-9._~%/-]*)?")
@@ -55,7 +55,46 @@ def usage(author: str) -> str:
 
 def not_a_pull_request(author: str) -> str:
     return (
-        f"{mention(author)} `/specsnap run` evaluates a pull request; comment on one to start it."
+        f"{mention(author)} `/specsnap run` evaluates a pull request and `/specsnap review` "
+        "reviews its run; comment on one."
+    )
+
+
+def reviews_not_set_up(author: str) -> str:
+    return (
+        f"{mention(author)} reviews are not set up where this command was answered: the "
+        "SpecSnap App reviews runs from its reviews directory (docs/bot.md)."
+    )
+
+
+def review_refused(author: str, permission: str) -> str:
+    return (
+        f"Thanks, {mention(author)}! Ratings become part of the run's signed record, so "
+        f"reviewing needs write access to the repository (yours is {code(permission)}). "
+        "Nothing was recorded."
+    )
+
+
+def no_run_to_review(author: str, number: int) -> str:
+    return (
+        f"{mention(author)} there is no SpecSnap run to review for pull request {number} yet: "
+        "the bot's operator places the run to review in its reviews directory (docs/bot.md)."
+    )
+
+
+def rating_refused(author: str, problem: str) -> str:
+    """`problem` is a RuleError's message (SpecSnap's words, the reviewer's login aside)."""
+    return f"{mention(author)} that rating was not recorded: {text(problem)}"
+
+
+def rating_recorded(author: str, kind: str, standing: str, head: str) -> str:
+    """`standing` is specsnap.reviewdesk.desk.standing's: it shows no rating until two
+    reviewers have rated."""
+    what = "agreed rating" if kind == "agreed" else "ratings"
+    return (
+        f"{mention(author)} your {what} are recorded (reviews chain head {code(head[:16])}); "
+        "the comment that gave them was removed so that no rating shows before both "
+        f"reviewers have rated.\n\n{standing}"
     )
 
 

@@ -20,7 +20,13 @@ from github import GithubException
 from github.Repository import Repository
 
 from specsnap.bot import replies
-from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_command
+from specsnap.bot.command import (
+    CommandError,
+    HelpCommand,
+    ReviewCommand,
+    RunCommand,
+    parse_command,
+)
 from specsnap.bot.heads import HeadMoved
 from specsnap.publish.github import api_call
 
@@ -47,6 +53,7 @@ class Outcome(Enum):
     HELP = "help"
     REFUSED = "refused"  # the author may not start evaluations
     STARTED = "started"
+    REVIEWED = "reviewed"  # a review packet posted, or a rating recorded (specsnap.bot.reviews)
 
 
 @dataclass(frozen=True)
@@ -63,6 +70,8 @@ class BotResult:
 Starter = Callable[[RunCommand, int, str], "str | None"]
 #: The commit the comment is about (raises HeadMoved when that cannot be told).
 Pinner = Callable[[Repository, "CommentEvent"], str]
+#: Acts on a `/specsnap review` command (specsnap.bot.reviews.handle_review, with its desk).
+Reviewer = Callable[[Repository, "CommentEvent", ReviewCommand], "BotResult"]
 
 
 def comment_event(payload: Mapping[str, Any]) -> CommentEvent | None:
@@ -107,37 +116,44 @@ def handle_comment(
     start: Starter,
     prefix: str = "/specsnap",
     pin: Pinner = current_head,
+    review: Reviewer | None = None,
 ) -> BotResult:
     """Parse, check permission, pin the commit, react, start and reply; each step's result in
-    BotResult."""
+    BotResult. A review command goes to `review` (without one, the reply says reviews are not
+    set up here)."""
     if event.author_type == "Bot":
         return BotResult(Outcome.IGNORED)  # never answer bots, our own replies included
     try:
         command = parse_command(event.body, prefix)
     except CommandError as exc:
-        reply = _reply(repo, event, replies.invalid(event.author, str(exc)), "confused")
+        reply = reply_to(repo, event, replies.invalid(event.author, str(exc)), "confused")
         return BotResult(Outcome.INVALID, reply_url=reply)
     if command is None:
         return BotResult(Outcome.IGNORED)
     if isinstance(command, HelpCommand):
-        return BotResult(Outcome.HELP, reply_url=_reply(repo, event, replies.usage(event.author)))
+        return BotResult(Outcome.HELP, reply_url=reply_to(repo, event, replies.usage(event.author)))
     if not event.is_pull_request:
-        reply = _reply(repo, event, replies.not_a_pull_request(event.author), "confused")
+        reply = reply_to(repo, event, replies.not_a_pull_request(event.author), "confused")
         return BotResult(Outcome.INVALID, reply_url=reply)
+    if isinstance(command, ReviewCommand):
+        if review is None:
+            reply = reply_to(repo, event, replies.reviews_not_set_up(event.author), "confused")
+            return BotResult(Outcome.INVALID, reply_url=reply)
+        return review(repo, event, command)
 
     permission = collaborator_permission(repo, event.author)
     if permission not in WRITE_PERMISSIONS:
-        reply = _reply(repo, event, replies.refused(event.author, permission))
+        reply = reply_to(repo, event, replies.refused(event.author, permission))
         return BotResult(Outcome.REFUSED, command, reply_url=reply)
 
     try:
         head_sha = pin(repo, event)
     except HeadMoved as exc:
-        reply = _reply(repo, event, replies.head_moved(event.author, exc.now), "confused")
+        reply = reply_to(repo, event, replies.head_moved(event.author, exc.now), "confused")
         return BotResult(Outcome.INVALID, command, reply_url=reply)
     _react(repo, event, "rocket")
     run_url = start(command, event.number, head_sha)
-    reply = _reply(repo, event, replies.started(event.author, command, head_sha, run_url))
+    reply = reply_to(repo, event, replies.started(event.author, command, head_sha, run_url))
     return BotResult(Outcome.STARTED, command, head_sha, reply, run_url)
 
 
@@ -157,7 +173,7 @@ def _react(repo: Repository, event: CommentEvent, reaction: str) -> None:
         repo.get_issue(event.number).get_comment(event.comment_id).create_reaction(reaction)
 
 
-def _reply(repo: Repository, event: CommentEvent, body: str, reaction: str | None = None) -> str:
+def reply_to(repo: Repository, event: CommentEvent, body: str, reaction: str | None = None) -> str:
     if reaction:
         _react(repo, event, reaction)
     with api_call(f"replying on #{event.number}", writing=True):

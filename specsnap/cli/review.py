@@ -39,7 +39,7 @@ def review(run_dir: Path, out: Path | None, rate: Path | None, reviewer: str | N
 
 
 def _write_packet(run_dir: Path, out: Path) -> None:
-    from specsnap.review.packet import build_packet
+    from specsnap.reviewdesk.packet import build_packet
 
     packet = build_packet(run_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -49,7 +49,7 @@ def _write_packet(run_dir: Path, out: Path) -> None:
 
 
 def _record(run_dir: Path, rate: Path, reviewer: str) -> None:
-    from specsnap.review.desk import record, standing
+    from specsnap.reviewdesk.desk import record, standing
     from specsnap.review.ratings import load_ratings_file
     from specsnap.review.rules import Submission
 

@@ -25,6 +25,7 @@ import jsonschema
 import yaml
 
 from specsnap.errors import UsageError
+from specsnap.render.markup import code
 from specsnap.review.rubric import HIGHEST, KEYS, LOWEST, REASON_MAX
 from specsnap.review.rules import Kind, Score
 
@@ -80,16 +81,16 @@ def parse_words(words: str) -> tuple[Kind, dict[str, Score]]:
     while rest[position:].strip():
         found = _PAIR.match(rest, position)
         if found is None:
-            problems.append(f"cannot read `{rest[position:].strip()[:40]}`")
+            problems.append(f"cannot read {code(rest[position:].strip()[:40])}")
             break
         position = found.end()
         key, score, reason = found["key"].lower(), found["score"], found["reason"].strip()
         if key not in KEYS:
-            problems.append(f"{key} is not a question (known: {', '.join(KEYS)})")
+            problems.append(f"{code(key)} is not a question (known: {', '.join(KEYS)})")
         elif key in scores:
             problems.append(f"{key} is rated twice")
         elif not score.isdigit() or not LOWEST <= int(score) <= HIGHEST:
-            problems.append(f"{key}={score} is not a rating from {LOWEST} to {HIGHEST}")
+            problems.append(f"{code(key + '=' + score)} is not a rating from {LOWEST} to {HIGHEST}")
         elif not reason:
             problems.append(f"{key} needs a reason")
         elif len(reason) > REASON_MAX:

@@ -94,6 +94,12 @@ def _edit_comment(req: Request) -> Response:
     return 200, {}, _public(comment)
 
 
+def _delete_comment(req: Request) -> Response:
+    if req.r.comments.pop(int(req.params["id"]), None) is None:
+        return 404, {}, not_found()
+    return 204, {}, None
+
+
 def _create_reaction(req: Request) -> Response:
     comment_id = int(req.params["id"])
     content = (req.body or {}).get("content")
@@ -303,6 +309,7 @@ ROUTES = [
     _route("POST", "/repos/{repo}/issues/{number}/comments", _create_comment),
     _route("GET", "/repos/{repo}/issues/comments/{id}", _get_comment),
     _route("PATCH", "/repos/{repo}/issues/comments/{id}", _edit_comment),
+    _route("DELETE", "/repos/{repo}/issues/comments/{id}", _delete_comment),
     _route("POST", "/repos/{repo}/issues/comments/{id}/reactions", _create_reaction),
     _route("GET", "/repos/{repo}/pulls", _list_pulls),
     _route("GET", "/repos/{repo}/pulls/{number}", _get_pull),

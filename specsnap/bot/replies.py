@@ -90,9 +90,9 @@ def rating_refused(author: str, problem: str) -> str:
 def rating_recorded(author: str, kind: str, standing: str, head: str) -> str:
     """`standing` is specsnap.reviewdesk.desk.standing's: it shows no rating until two
     reviewers have rated."""
-    what = "agreed rating" if kind == "agreed" else "ratings"
+    what = "agreed rating is" if kind == "agreed" else "ratings are"
     return (
-        f"{mention(author)} your {what} are recorded (reviews chain head {code(head[:16])}); "
+        f"{mention(author)} your {what} recorded (reviews chain head {code(head[:16])}); "
         "the comment that gave them was removed so that no rating shows before both "
         f"reviewers have rated.\n\n{standing}"
     )

@@ -2,7 +2,14 @@ from __future__ import annotations
 
 import pytest
 
-from specsnap.bot.command import CommandError, HelpCommand, RunCommand, parse_command
+from specsnap.bot.command import (
+    CommandError,
+    HelpCommand,
+    ReviewCommand,
+    RunCommand,
+    parse_command,
+)
+from specsnap.review.rules import Score
 
 
 @pytest.mark.parametrize(
@@ -71,3 +78,44 @@ def test_every_problem_is_listed_at_once() -> None:
 def test_a_custom_prefix() -> None:
     assert parse_command("/eval run tier=2", prefix="/eval") == RunCommand("tier-2", 1)
     assert parse_command("/specsnap run tier=2", prefix="/eval") is None
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("/specsnap review", ReviewCommand()),
+        ("LGTM\n/specsnap Review  ", ReviewCommand()),
+        (
+            '/specsnap review q1=4 "no copy" q2=5 "scoped"',
+            ReviewCommand("rating", {"q1": Score(4, "no copy"), "q2": Score(5, "scoped")}),
+        ),
+        (
+            '/specsnap review agreed q4=3 "we agree"',
+            ReviewCommand("agreed", {"q4": Score(3, "we agree")}),
+        ),
+    ],
+)
+def test_review_commands_are_read(body: str, expected: ReviewCommand) -> None:
+    command = parse_command(body)
+    assert command == expected
+    assert isinstance(command, ReviewCommand) and command.asks_packet == (not expected.scores)
+
+
+@pytest.mark.parametrize(
+    ("body", "why"),
+    [
+        ("/specsnap review q1=4", "cannot read `q1=4`"),
+        ('/specsnap review q1=4 "a" q1=5 "b"', "q1 is rated twice"),
+        ("/specsnap review agreed", "`agreed` needs the agreed ratings"),
+        ('/specsnap review q1=4 "@all see <!-- here"', None),
+    ],
+)
+def test_malformed_review_commands_say_why(body: str, why: str | None) -> None:
+    if why is None:  # a reason is the reviewer's text: kept as written, shown inertly
+        command = parse_command(body)
+        assert isinstance(command, ReviewCommand)
+        assert command.scores["q1"].reason == "@all see <!-- here"
+        return
+    with pytest.raises(CommandError, match=why) as raised:
+        parse_command(body)
+    assert "/specsnap review q1=4" in str(raised.value)  # the usage comes with it

@@ -1,0 +1,95 @@
+"""The reviews section: a chain bound to one scorecard; altered, reordered or foreign entries
+are found; files are read with errors naming the key."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+
+import pytest
+
+from specsnap.review.rubric import KEYS
+from specsnap.review.rules import RuleError, Score, Submission
+from specsnap.review.section import (
+    Section,
+    SectionError,
+    append,
+    check_section,
+    load_section,
+    write_section,
+)
+
+CARD, OTHER = "a" * 64, "b" * 64
+
+
+def rating(who: str, score: int, kind: str = "rating", keys: tuple[str, ...] = KEYS) -> Submission:
+    return Submission(who, kind, {k: Score(score, f"{who}'s reason") for k in keys})  # type: ignore[arg-type]
+
+
+def comment(n: int, who: str) -> dict:
+    return {
+        "via": "github",
+        "repository": "o/r",
+        "pull_request": 1,
+        "comment_id": n,
+        "author": who,
+        "at": None,
+    }
+
+
+def reviewed() -> Section:
+    section = append(Section(CARD, ()), rating("alice", 2), comment(11, "alice"))
+    section = append(section, rating("bob", 5), comment(12, "bob"))
+    return append(section, rating("bob", 4, "agreed", KEYS), comment(13, "bob"))
+
+
+def test_an_intact_chain_is_bound_to_its_scorecard() -> None:
+    section = reviewed()
+    assert section.entries[0]["previous"] == CARD
+    assert [e["previous"] for e in section.entries[1:]] == [
+        e["digest"] for e in section.entries[:-1]
+    ]
+    assert check_section(section, CARD) == []
+    assert section.review.complete and section.review.reconciled_mean == 4.0
+
+
+def test_a_section_of_another_scorecard_is_refused() -> None:
+    (problem,) = check_section(reviewed(), OTHER)
+    assert "they review another run" in problem and OTHER in problem
+
+
+def test_an_altered_rating_is_found_and_named() -> None:
+    section = reviewed()
+    entries = [copy.deepcopy(dict(e)) for e in section.entries]
+    entries[1]["scores"]["q3"]["score"] = 3
+    problems = check_section(Section(CARD, tuple(entries)), CARD)
+    assert problems[0].startswith("entry 1 (bob, rating)")
+    assert "the entry was altered" in problems[0]
+
+
+def test_a_removed_entry_breaks_the_chain() -> None:
+    entries = reviewed().entries
+    problems = check_section(Section(CARD, (entries[0], entries[2])), CARD)
+    assert any("index 2, expected 1" in p for p in problems)
+    assert any("does not follow the entry before it" in p for p in problems)
+
+
+def test_the_rules_are_applied_when_appending() -> None:
+    with pytest.raises(RuleError):
+        append(reviewed(), rating("carol", 3), comment(14, "carol"))
+
+
+def test_written_and_read_back(tmp_path: Path) -> None:
+    path = write_section(tmp_path, reviewed())
+    assert load_section(path) == reviewed()
+    document = json.loads(path.read_text())
+    document["entries"][0]["scores"]["q1"]["score"] = "four"
+    path.write_text(json.dumps(document))
+    with pytest.raises(SectionError, match=r"reviews.json: entries/0/scores/q1/score: 'four'"):
+        load_section(path)
+    document = json.loads(write_section(tmp_path, reviewed()).read_text())
+    document["head"] = CARD
+    path.write_text(json.dumps(document))
+    with pytest.raises(SectionError, match="head: .* is not the last entry's digest"):
+        load_section(path)

@@ -112,9 +112,14 @@ def ledger_verify(ledger_path: Path, earlier: Path | None) -> None:
 @click.command()
 @click.argument("ledger_path", metavar="LEDGER", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), required=True)
+@click.option(
+    "--signals",
+    type=click.Path(path_type=Path, file_okay=False, exists=True),
+    help="Runs' scorecard.json (and reviews.json) files: work and review columns, tokens plot.",
+)
 @guard
-def leaderboard(ledger_path: Path, out: Path) -> None:
+def leaderboard(ledger_path: Path, out: Path, signals: Path | None) -> None:
     """Build the static leaderboard site from a ledger into --out."""
     from specsnap.leaderboard.site import build_site
 
-    click.echo(f"leaderboard: {build_site(ledger_path, out)}")
+    click.echo(f"leaderboard: {build_site(ledger_path, out, signals)}")

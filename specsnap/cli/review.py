@@ -49,9 +49,9 @@ def _write_packet(run_dir: Path, out: Path) -> None:
 
 
 def _record(run_dir: Path, rate: Path, reviewer: str) -> None:
-    from specsnap.reviewdesk.desk import record, standing
     from specsnap.review.ratings import load_ratings_file
     from specsnap.review.rules import Submission
+    from specsnap.reviewdesk.desk import record, standing
 
     kind, scores = load_ratings_file(rate)
     source = {"via": "local", "file_sha256": hashlib.sha256(rate.read_bytes()).hexdigest()}

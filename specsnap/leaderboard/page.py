@@ -2,22 +2,27 @@
 
 Per stage and tier, a plot and a table of every agent over its seeds (mean and confidence
 interval of net retention and TES, raw retention, PASS rate, how many runs were attested), the
-curriculum's state, and every entry of the ledger. No script, no external style, font or image:
+curriculum's state, and every entry of the ledger. Given the runs' signals
+(specsnap.leaderboard.signals), each table also shows how the work went (turns, risky moves, the
+reconciled review) and each tier a plot of tokens per session; the reviewers' agreement is shown
+once KAPPA_MIN_REVIEWS reviews exist. No script, no external style, font or image:
 a Content-Security-Policy says so to the browser too. Everything that comes from a submission
 (agent names and options, tier ids) is escaped. The same ledger gives the same bytes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from specsnap import __version__
-from specsnap.leaderboard.plot import LEGEND, tier_plot
+from specsnap.leaderboard.plot import LEGEND, tier_plot, tokens_plot
+from specsnap.leaderboard.signals import RunSignals, agreement, mean_of
 from specsnap.ledger.chain import UNLOCK_TES, Ledger, unlocking_entry
 from specsnap.ledger.entry import Entry
 from specsnap.render.summary import NO_VALUE, interval_text, mean_text, stage_name
 from specsnap.render.words import percent, tes_text
+from specsnap.review.agreement import KAPPA_MIN_REVIEWS
 from specsnap.scorecard.aggregate import Estimate, Result, Summary, agent_label, summarize
 from specsnap.scorecard.spread import CONFIDENCE
 
@@ -58,15 +63,17 @@ def rank_key(s: Summary) -> tuple[float, float, float, str]:
     return (-kept, -(s.net_retention.mean or 0.0), -(s.tes.mean or -1.0), s.agent)
 
 
-def render_page(ledger: Ledger) -> str:
-    """The page for `ledger` (an intact one: the caller has checked it)."""
+def render_page(ledger: Ledger, signals: Mapping[str, RunSignals] | None = None) -> str:
+    """The page for `ledger` (an intact one: the caller has checked it); `signals` by the
+    scorecard digest of the entries they belong to."""
+    signals = signals or {}
     results = [result_of_entry(e) for e in ledger.entries]
     summaries = summarize(results)
     sections = []
     for stage in sorted({s.stage for s in summaries}):
         tracks = [(s.tier_id, s.handoff) for s in summaries if s.stage == stage]
         blocks = [
-            _tier_block(stage, tier, handoff, ledger.entries, results, summaries)
+            _tier_block(stage, tier, handoff, ledger.entries, results, summaries, signals)
             for tier, handoff in dict.fromkeys(tracks)
         ]
         sections.append(
@@ -83,6 +90,7 @@ def render_page(ledger: Ledger) -> str:
             'from <a href="ledger.jsonl">ledger.jsonl</a></p></header>',
             "<main>",
             *(sections or ['<p id="empty">No verified scorecard yet.</p>']),
+            *([_agreement(signals)] if signals else []),
             _entries(ledger.entries),
             _method(),
             "</main>",
@@ -123,6 +131,7 @@ def _tier_block(
     entries: Sequence[Entry],
     results: Sequence[Result],
     summaries: Sequence[Summary],
+    signals: Mapping[str, RunSignals],
 ) -> str:
     """One tier's plot and table in one stage and handoff mode: modes are never ranked together."""
     cell = (stage, tier, handoff)
@@ -141,6 +150,16 @@ def _tier_block(
         )
         for s in rows
     }
+    mine = {
+        s.agent: [
+            signals[e.candidate.scorecard_sha256]
+            for e, r in zip(entries, results, strict=True)
+            if (r.stage, r.tier_id, r.handoff, r.agent) == (*cell, s.agent)
+            and e.candidate.scorecard_sha256 in signals
+        ]
+        for s in rows
+    }
+    shown = bool(signals)
     mode = f" ({handoff} handoff)" if handoff != "fresh" else ""
     title = (
         f"{tier}, Stage {stage_name(stage)}{mode}: net retention per run, mean and "
@@ -148,9 +167,11 @@ def _tier_block(
     )
     anchor = f"stage-{stage}-{escape(tier)}" + (f"-{handoff}" if handoff != "fresh" else "")
     table_rows = "\n".join(
-        _row(rank, s, attested[s.agent], stage == 2) for rank, s in enumerate(rows, 1)
+        _row(rank, s, attested[s.agent], stage == 2, mine[s.agent] if shown else None)
+        for rank, s in enumerate(rows, 1)
     )
     kept = "<th>Retained without recovery</th>" if stage == 2 else ""
+    work = "<th>Turns</th><th>Risky moves</th><th>Review</th>" if shown else ""
     return (
         f'<h3 id="{anchor}">{escape(tier)}{mode}</h3>\n'
         f"<figure>{tier_plot(title, rows, runs)}"
@@ -159,11 +180,14 @@ def _tier_block(
         '<thead><tr><th>#</th><th class="agent">Agent</th><th>Runs</th><th>Seeds</th>'
         f"{kept}<th>Net retention</th><th>{CONFIDENCE:.0%} CI</th><th>TES</th>"
         f"<th>{CONFIDENCE:.0%} CI</th><th>Raw retention</th><th>PASS</th><th>Attested</th>"
-        f"</tr></thead>\n<tbody>\n{table_rows}\n</tbody></table>"
+        f"{work}</tr></thead>\n<tbody>\n{table_rows}\n</tbody></table>"
+        + (_tokens_figure(f"{tier}, Stage {stage_name(stage)}{mode}", rows, mine) if shown else "")
     )
 
 
-def _row(rank: int, s: Summary, attested: int, kept: bool) -> str:
+def _row(
+    rank: int, s: Summary, attested: int, kept: bool, signals: Sequence[RunSignals] | None
+) -> str:
     seeds = ", ".join(str(seed) for seed in s.seeds)
     cells = [
         ("rank", str(rank)),
@@ -178,9 +202,69 @@ def _row(rank: int, s: Summary, attested: int, kept: bool) -> str:
         ("raw", mean_text(s.raw_retention)),
         ("pass", f"{s.passed}/{s.runs}"),
         ("attested", f"{attested}/{s.runs}"),
+        *(_work_cells(signals, s.runs) if signals is not None else []),
     ]
     tds = "".join(f'<td class="{name}">{value}</td>' for name, value in cells)
     return f'<tr data-agent="{escape(s.agent)}">{tds}</tr>'
+
+
+def _work_cells(signals: Sequence[RunSignals], runs: int) -> list[tuple[str, str]]:
+    """Turns and risky moves (means over the runs whose scorecard has them) and the reconciled
+    review (mean over the runs with a complete review); each says over how many when not all."""
+
+    def shown(mean: float | None, count: int, places: int, of: int) -> str:
+        if mean is None:
+            return NO_VALUE
+        return f"{mean:.{places}f}" + ("" if count == of else f" ({count} of {of})")
+
+    turns = mean_of(x.turns for x in signals)
+    risky = mean_of(None if x.risky_moves is None else float(x.risky_moves) for x in signals)
+    reviews = mean_of(x.review.reconciled_mean for x in signals if x.review is not None)
+    return [
+        ("turns", shown(*turns, 0, runs)),
+        ("risky", shown(*risky, 1, runs)),
+        ("review", shown(*reviews, 2, runs)),
+    ]
+
+
+def _tokens_figure(
+    title: str, rows: Sequence[Summary], signals: Mapping[str, Sequence[RunSignals]]
+) -> str:
+    series = []
+    for s in rows:
+        longest = max((len(x.session_tokens) for x in signals[s.agent]), default=0)
+        means = [
+            mean_of(
+                x.session_tokens[i] if i < len(x.session_tokens) else None for x in signals[s.agent]
+            )[0]
+            for i in range(longest)
+        ]
+        if any(m is not None for m in means):
+            series.append((s.agent, means))
+    if not series:
+        return ""
+    title = f"{title}: mean effective tokens per session"
+    return (
+        f'\n<figure class="tokens">{tokens_plot(title, series)}<figcaption class="muted">'
+        f"{escape(title)} (input + output + cache write + 0.1 × cache read)</figcaption></figure>"
+    )
+
+
+def _agreement(signals: Mapping[str, RunSignals]) -> str:
+    kappa, reviews = agreement(signals)
+    if kappa is None and reviews >= KAPPA_MIN_REVIEWS:
+        said = f"undefined over {reviews} reviews (every rating fell in one category)"
+    elif kappa is None:
+        said = (
+            f"shown from {KAPPA_MIN_REVIEWS} reviews with two independent reviewers on; "
+            f"{reviews} so far"
+        )
+    else:
+        said = f"<strong>{kappa:.2f}</strong> over {reviews} reviews"
+    return (
+        "<p id=\"agreement\">Reviewers' agreement (Cohen's kappa, quadratic weights, over the "
+        f"first two reviewers' ratings of each rubric question): {said}.</p>"
+    )
 
 
 def _interval(value: Estimate) -> str:

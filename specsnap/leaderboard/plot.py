@@ -1,12 +1,15 @@
-"""The leaderboard's plot: one inline SVG per tier and stage (pure).
+"""The leaderboard's plots (pure): per tier and stage, one inline SVG of net retention and, when
+the runs' scorecards came beside the ledger, one of the mean effective tokens of each session.
 
-Each agent is a row on a 0–100% net-retention axis: a dot per run (seed), the confidence
-interval of the mean as a bar, and the mean as a diamond. The SVG is self-contained (no fonts,
-scripts or links), and every piece of outside text in it (agent names) is escaped.
+In the first, each agent is a row on a 0–100% net-retention axis: a dot per run (seed), the
+confidence interval of the mean as a bar, and the mean as a diamond. In the second, each agent
+is a line over sessions 1, 2, … Each SVG is self-contained (no fonts, scripts or links), and
+every piece of outside text in it (agent names) is escaped.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from html import escape
 
@@ -91,3 +94,88 @@ def _row(y: float, summary: Summary, runs: Sequence[Result]) -> list[str]:
         )
     parts.append("</g>")
     return parts
+
+
+TOKENS_HEIGHT = 220
+TOKENS_LEFT = 70
+INSET = 32  # room for the session labels at both ends
+PALETTE = ("#0969da", "#8250df", "#1a7f37", "#bf3989", "#9a6700", "#cf222e", "#57606a")
+
+
+def tokens_plot(title: str, series: Sequence[tuple[str, Sequence[float | None]]]) -> str:
+    """The SVG of mean effective tokens per session: one line per agent (`series`: the agent
+    and its mean for session 1, 2, …; None where no run's tokens are known)."""
+    sessions = max((len(values) for _, values in series), default=0)
+    top = max((v for _, values in series for v in values if v is not None), default=0.0)
+    scale = _nice(top)
+    bottom = TOKENS_HEIGHT - AXIS
+    legend_y = bottom + AXIS + 4
+    height = legend_y + 16 * len(series)
+
+    def xy(index: int, value: float) -> tuple[float, float]:
+        start, span = TOKENS_LEFT + INSET, WIDTH - TOKENS_LEFT - RIGHT - 2 * INSET
+        x = start + (span * index / (sessions - 1) if sessions > 1 else span / 2)
+        return round(x, 1), round(bottom - (bottom - TOP) * value / scale, 1)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="tokens-plot" role="img" '
+        f'viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" '
+        f'aria-label="{escape(title)}">',
+        f"<title>{escape(title)}</title>",
+    ]
+    for tick in (0.0, 0.5, 1.0):
+        y = round(bottom - (bottom - TOP) * tick, 1)
+        parts.append(
+            f'<line class="grid" x1="{TOKENS_LEFT}" y1="{y}" x2="{WIDTH - RIGHT}" y2="{y}" '
+            'stroke="#d0d7de" stroke-width="1"/>'
+        )
+        parts.append(
+            f'<text x="{TOKENS_LEFT - 6}" y="{y + 4}" text-anchor="end" font-size="11" '
+            f'fill="#57606a">{_tokens_label(scale * tick)}</text>'
+        )
+    for index in range(sessions):
+        x, _ = xy(index, 0.0)
+        parts.append(
+            f'<text x="{x}" y="{bottom + 16}" text-anchor="middle" font-size="11" '
+            f'fill="#57606a">session {index + 1}</text>'
+        )
+    for row, (agent, values) in enumerate(series):
+        color = PALETTE[row % len(PALETTE)]
+        points = [(i, v) for i, v in enumerate(values) if v is not None]
+        parts.append(f'<g class="agent-tokens" data-agent="{escape(agent)}">')
+        if len(points) > 1:
+            path = " ".join(f"{x},{y}" for x, y in (xy(i, v) for i, v in points))
+            parts.append(
+                f'<polyline points="{path}" fill="none" stroke="{color}" stroke-width="2"/>'
+            )
+        for i, v in points:
+            x, y = xy(i, v)
+            parts.append(
+                f'<circle cx="{x}" cy="{y}" r="4" fill="{color}"><title>{escape(agent)}, '
+                f"session {i + 1}: {_tokens_label(v)} effective tokens (mean)</title></circle>"
+            )
+        y = legend_y + 16 * row
+        shown = agent if len(agent) <= LABEL_CHARS * 2 else agent[: LABEL_CHARS * 2 - 1] + "…"
+        parts.append(
+            f'<rect x="{TOKENS_LEFT}" y="{y}" width="10" height="10" fill="{color}"/>'
+            f'<text x="{TOKENS_LEFT + 16}" y="{y + 9}" font-size="12" fill="#24292f">'
+            f"{escape(shown)}</text></g>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _nice(top: float) -> float:
+    """The axis' top: 1, 2 or 5 times a power of ten, at least `top` (1000 when nothing)."""
+    if top <= 0:
+        return 1000.0
+    power = 10.0 ** math.floor(math.log10(top))
+    return float(next(m * power for m in (1, 2, 5, 10) if m * power >= top))
+
+
+def _tokens_label(value: float) -> str:
+    if value >= 1_000_000:
+        return f"{value / 1_000_000:g}M"
+    if value >= 1000:
+        return f"{value / 1000:g}k"
+    return f"{value:.0f}"

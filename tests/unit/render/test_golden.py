@@ -231,12 +231,42 @@ def test_bot_replies() -> None:
         "usage": replies.usage("dev"),
         "not a pull request": replies.not_a_pull_request("dev"),
         "head moved after the command": replies.head_moved("dev", "e" * 40),
+        **review_replies(),
     }
     matches_golden("bot-replies.md", "".join(f"## {k}\n\n{v}\n\n" for k, v in said.items()))
     for reply in said.values():  # the commenter is mentioned on purpose, nobody else
         assert_inert(
-            reply.replace("@dev ", "dev ").replace("@reader!", "reader!"), links=(RUN_URL,)
+            reply.replace("@dev ", "dev ")
+            .replace("@reader!", "reader!")
+            .replace("@reader ", "reader "),
+            links=(RUN_URL,),
         )
+
+
+def review_replies() -> dict[str, str]:
+    """The review replies, hostile reasons included: the reasons are the reviewers' text."""
+    from specsnap.review.rubric import KEYS
+    from specsnap.review.rules import Score, Submission, review_of
+    from specsnap.reviewdesk.desk import standing
+
+    def rating(who: str, score: int, reason: str) -> Submission:
+        return Submission(who, "rating", {k: Score(score, reason) for k in KEYS})
+
+    one = review_of([rating("dev", 2, "fine")])
+    two = review_of([*one.submissions, rating("reader", 5, HOSTILE_TEXT)])
+    evil = '/specsnap review q1=9 "x" <b>@someone</b>=3 "[x](http://evil.example)"'
+    return {
+        "review refused": replies.review_refused("reader", "read"),
+        "no run to review": replies.no_run_to_review("dev", 12),
+        "review, hostile command": replies.invalid("dev", bot_problem(evil)),
+        "rating refused": replies.rating_refused("dev", "dev has rated already <b>@x</b>"),
+        "rating recorded, hidden": replies.rating_recorded(
+            "dev", "rating", standing(one), "c" * 64
+        ),
+        "rating recorded, both rated": replies.rating_recorded(
+            "reader", "rating", standing(two), "d" * 64
+        ),
+    }
 
 
 def hostile_everywhere(document: dict[str, Any]) -> None:

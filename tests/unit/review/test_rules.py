@@ -9,7 +9,9 @@ from specsnap.review.rules import MAX_GAP, Review, RuleError, Score, Submission,
 
 
 def rating(who: str, *scores: int, kind: str = "rating") -> Submission:
-    return Submission(who, kind, {k: Score(s, f"{who} on {k}") for k, s in zip(KEYS, scores)})  # type: ignore[arg-type]
+    return Submission(
+        who, kind, {k: Score(s, f"{who} on {k}") for k, s in zip(KEYS, scores, strict=True)}
+    )  # type: ignore[arg-type]
 
 
 def only(who: str, kind: str, **scores: int) -> Submission:

@@ -91,5 +91,5 @@ def test_written_and_read_back(tmp_path: Path) -> None:
     document = json.loads(write_section(tmp_path, reviewed()).read_text())
     document["head"] = CARD
     path.write_text(json.dumps(document))
-    with pytest.raises(SectionError, match="head: .* is not the last entry's digest"):
+    with pytest.raises(SectionError, match=r"head: .* is not the last entry's digest"):
         load_section(path)

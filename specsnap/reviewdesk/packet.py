@@ -19,8 +19,10 @@ from specsnap.scorecard.io import load_scorecard, scorecard_document
 from specsnap.scorecard.model import Scorecard
 from specsnap.scorecard.receipt import scorecard_digest
 
-#: The diff shown in the Markdown (a PR comment holds at most 65536 characters).
-DIFF_SHOWN = 40_000
+#: The whole packet in Markdown stays within this (a PR comment holds at most 65536 characters,
+#: and the bot adds where the review stands); the diff gets what the rest leaves, the whole diff
+#: is always in packet.json.
+MARKDOWN_BUDGET = 56_000
 
 
 @dataclass(frozen=True)
@@ -116,6 +118,16 @@ def _sessions(card: Scorecard) -> list[dict[str, Any]]:
 
 
 def render_packet(data: dict[str, Any]) -> str:
+    """The packet in Markdown, at most MARKDOWN_BUDGET characters (the diff cut to fit)."""
+    text = data["diff"]["text"]
+    rest = len(_render(data, "", len(text)))
+    shown = text[: max(0, MARKDOWN_BUDGET - rest - 200)]
+    if len(shown) < len(text):
+        shown = shown[: shown.rfind("\n") + 1]  # whole lines only
+    return _render(data, shown, len(text))
+
+
+def _render(data: dict[str, Any], shown: str, whole: int) -> str:
     run = data["run"]
     lines = [
         f"## SpecSnap review packet: {code(run['tier_id'])}, seed {run['seed']}, "
@@ -140,9 +152,11 @@ def render_packet(data: dict[str, Any]) -> str:
         )
         lines += [f"  - perturbation: {code(p)}" for p in s["perturbations"]]
         lines += [f"  - risky move: {code(m)}" for m in s["risky_moves"]]
-    text = data["diff"]["text"]
-    shown = text[:DIFF_SHOWN]
-    cut = "" if len(shown) == len(text) else f"\n(the diff is cut at {DIFF_SHOWN} characters)"
+    cut = (
+        ""
+        if len(shown) == whole
+        else f"\n\nThe diff is cut at {len(shown)} of {whole} characters: packet.json has it all."
+    )
     lines += [
         "",
         f"### The diff ({code(data['diff']['stat'])})",

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import specsnap
+from tests.support.scorecards import write_fixture
 
 GOOD = "\n".join(
     ["ratings:", *(f"  q{n}: {{score: 4, reason: 'reason {n}'}}" for n in range(1, 6))]
@@ -54,3 +55,10 @@ def test_the_packet_and_local_ratings(tmp_path: Path) -> None:
     assert (run / "scorecard.json").read_bytes() == before
     verified = specsnap("verify", str(run / "scorecard.json"), tiers=FIXTURE_TIERS)
     assert verified.returncode == 0 and "ok   reviews: 2 entries" in verified.stdout
+
+    elsewhere = write_fixture(tmp_path / "other", "tier-1-seed-3")  # another run's scorecard
+    (elsewhere.parent / "reviews.json").write_bytes((run / "reviews.json").read_bytes())
+    foreign = specsnap("verify", str(elsewhere))
+    assert foreign.returncode == 1
+    assert "FAIL reviews: the reviews name scorecard" in foreign.stdout
+    assert "they review another run" in foreign.stdout

@@ -16,9 +16,8 @@ from dataclasses import dataclass
 from specsnap.review.agreement import reviewers_agreement
 from specsnap.review.rules import Review
 from specsnap.review.section import Section, check_section
-from specsnap.scorecard.model import Scorecard, Tokens
+from specsnap.scorecard.model import Scorecard
 from specsnap.scorecard.scoring import effective_tokens
-from specsnap.scorecard.tokens import TokenUsage
 
 
 @dataclass(frozen=True)
@@ -37,17 +36,11 @@ def run_signals(card: Scorecard, section: Section | None, digest: str) -> RunSig
         risky = card.work.risky_moves_total
         counted = [w.trajectory.turns for w in card.work.sessions if w.trajectory is not None]
         turns = sum(counted) if counted else None
-    tokens = tuple(
-        effective_tokens([TokenUsage(*_counts(s.tokens), s.tokens.source)]) for s in card.sessions
-    )
+    tokens = tuple(effective_tokens([s.tokens]) for s in card.sessions)
     review = None
     if section is not None and not check_section(section, digest):
         review = section.review
     return RunSignals(turns, risky, tokens, review)
-
-
-def _counts(tokens: Tokens) -> tuple[int, int, int, int]:
-    return tokens.input, tokens.output, tokens.cache_write, tokens.cache_read
 
 
 def mean_of(values: Iterable[float | None]) -> tuple[float | None, int]:

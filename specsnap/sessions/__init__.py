@@ -51,6 +51,8 @@ from specsnap.tier.prompts import session_prompt
 from specsnap.tier.solutions import write_solution, write_stage2_fix, write_variants
 from specsnap.trajectory.record import write_trajectory
 
+FAILED_TO_START = {"status": "failed-to-start", "code": None, "signal": None}
+
 
 def run_agent_session(
     run: Run,
@@ -150,13 +152,18 @@ def _run_in_home(
     sup.watcher.start()
     started = time.monotonic()
     try:
-        exit, supervised = _supervise(invocation, run, run_as, env, sup, capture, token, limit)
+        code, timed_out, supervised = _supervise(
+            invocation, run, run_as, env, sup, capture, token, limit
+        )
     finally:
         sup.watcher.finish()  # the agent is gone: a change nothing reported yet fires now
         server.stop()
         if tracker is not None:
             tracker.stop()
         shutil.rmtree(ctl_dir, ignore_errors=True)
+    # How the session ended is settled only now: an agent that edits and exits before the
+    # watcher looks is cut off by the watcher's last comparison, in finish() above.
+    exit = dict(FAILED_TO_START) if code is None else exit_info(code, sup.reason, timed_out)
     duration = time.monotonic() - started
     sources_at_end = sources_digest(run.sandbox) if run.stage == 2 else None  # the agent is gone
     notes += supervised
@@ -295,8 +302,9 @@ def _supervise(
     capture: OutputCapture,
     token: str,
     limit: int,
-) -> tuple[dict[str, Any], list[str]]:
-    """Start the agent, wait for its end, the cutoff or the time limit; end all its processes."""
+) -> tuple[int | None, bool, list[str]]:
+    """Start the agent, wait for its end, the cutoff or the time limit; end all its processes.
+    Its exit code (None: it could not be started), whether it hit the time limit, and notes."""
     try:
         proc = subprocess.Popen(
             list(invocation.argv),
@@ -311,8 +319,7 @@ def _supervise(
             extra_groups=None if run_as.is_self else [],
         )
     except OSError as exc:
-        failed = {"status": "failed-to-start", "code": None, "signal": None}
-        return failed, [f"the agent could not be started: {exc}"]
+        return None, False, [f"the agent could not be started: {exc}"]
     sup.marks = SessionMarks(pgid=proc.pid, token=token, account=None if run_as.is_self else run_as)
     capture.start(proc, invocation.stdin)
 
@@ -339,7 +346,7 @@ def _supervise(
     if timed_out:
         notes.append(f"the session hit its time limit of {limit}s")
     notes += capture.notes()
-    return exit_info(proc.returncode, sup.reason, timed_out), notes
+    return proc.returncode, timed_out, notes
 
 
 def _environment(

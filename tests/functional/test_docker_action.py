@@ -14,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import tarfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -30,6 +31,9 @@ from tests.support.action_runner import (
     ours,
     pull_request_event,
 )
+from tests.support.agent_cli import AGENTS_CACHE, cli_binary
+from tests.support.fake_gemini import FakeGemini, Turn, Usage, run_shell_command
+from tests.support.fake_model import presented_keys
 from tests.support.github_server import GitHubServer
 from tests.support.workflow_player import RUNNER_UID, Job, Runner, as_runner
 
@@ -177,6 +181,93 @@ def test_the_quick_start_evaluates_the_pull_requests_own_agent(
     assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"]
     assert [s["tokens_reported"]["input"] for s in sessions] == [10, 20]  # its own usage()
     assert json.loads((runner.artifacts / "specsnap-badge" / "specsnap-badge.json").read_text())
+
+
+GEMINI_KEY = "AIza" + "g" * 35  # the repository's GEMINI_API_KEY secret
+
+
+def gemini_cli_offline(tmp_path: Path, checkout: Path) -> Path:
+    """docs/examples/workflows/gemini-cli.yml as it stands, but for where its `agent_install`
+    takes the pinned Gemini CLI from: the registry's tarball of that version, built here from
+    the copy scripts/install-agent-clis.sh installed (no registry is reachable from the test),
+    put in the checkout and installed with `npm install -g --offline`."""
+    cli_binary("gemini")  # installed (or the test skips, naming why)
+    package = AGENTS_CACHE / "node_modules" / "@google" / "gemini-cli"
+    version = json.loads((package / "package.json").read_text())["version"]
+    pins = (ROOT / "scripts" / "agent-clis.txt").read_text().split("\n")
+    assert f"@google/gemini-cli {version}" in [" ".join(line.split()[2:4]) for line in pins]
+    tarball = f"google-gemini-cli-{version}.tgz"
+    with tarfile.open(checkout / tarball, "w:gz", compresslevel=1) as packed:
+        packed.add(package, arcname="package")  # npm's layout: everything under package/
+    (checkout / tarball).chmod(0o644)
+    example = ROOT / "docs" / "examples" / "workflows" / "gemini-cli.yml"
+    pinned = f"agent_install: npm install -g @google/gemini-cli@{version}\n"
+    assert pinned in example.read_text(), "the example installs another Gemini CLI than the tests"
+    workflow = tmp_path / "gemini-cli.yml"
+    offline = f"agent_install: npm install -g --offline ./{tarball}\n"
+    workflow.write_text(example.read_text().replace(pinned, offline))
+    return workflow
+
+
+def test_a_gemini_cli_evaluation_gets_its_key_in_the_session_steps_only(
+    image: str, tmp_path: Path, github: GitHubServer
+) -> None:
+    """docs/examples/workflows/gemini-cli.yml, played with a GEMINI_API_KEY secret: the pinned
+    Gemini CLI installed once for both session steps, against a scripted Gemini server on
+    127.0.0.1 that accepts only that key. Each session step's meter holds the key and forwards
+    to the server (GOOGLE_GEMINI_BASE_URL, the meter's upstream); prepare, grade and publish
+    never see it. Session 1 is cut off at the CLI's first source edit; the card's metered tokens
+    are what the server served."""
+    runner = new_runner(image, tmp_path, AGENT_REPO, github)
+    workflow = gemini_cli_offline(tmp_path, runner.checkout)
+    edit = run_shell_command("printf 'NOTES = []\\n' > gemini_notes.py", "Keep notes")
+    script = [Turn((edit,), Usage(input_tokens=900, output_tokens=40))]
+    with FakeGemini(script, api_key=GEMINI_KEY, idle_timeout=900) as server:
+        runner.servers = {"GOOGLE_GEMINI_BASE_URL": server.base_url}
+        jobs = runner.play(
+            workflow, "pull_request", pull_request_event(), TOKEN, {"GEMINI_API_KEY": GEMINI_KEY}
+        )
+        log = played(runner)
+        served = server.total_usage()
+        requests = list(server.requests)
+    _announce, evaluate, aggregate = runner.jobs
+    ran = [step for step in evaluate.steps.values() if step.step and step.code is not None]
+    assert [s.step for s in ran] == ["prepare", "session", "session", "grade", "publish"], log
+    for step in ran:
+        held = {"GEMINI_API_KEY"} & step.env_set
+        assert held == ({"GEMINI_API_KEY"} if step.step == "session" else set()), (step.step, log)
+        assert not {"ANTHROPIC_API_KEY", "OPENAI_API_KEY"} & step.env_set  # no such secret
+    assert "GEMINI_API_KEY" not in aggregate.steps["publish"].env_set
+    # Installed once, as the agent's account, and checked before session 2.
+    assert "Install the agent (as dev" in evaluate.steps["step2"].log, log
+    assert "Install the agent" not in evaluate.steps["step3"].log, log
+    assert "unchanged (digest" in evaluate.steps["step3"].log, log
+    # Every request reached the server through a meter, with the key in its header.
+    assert requests and not [r for r in requests if r.rejected], log
+    assert {k for r in requests for k in presented_keys(r.headers, r.path)} == {GEMINI_KEY}
+    assert all(r.header("x-goog-api-key") == GEMINI_KEY for r in requests)
+    assert all("key=" not in r.path for r in requests)
+    # A graded scorecard (not "not evaluated"), its tokens what the server served.
+    assert outcomes(evaluate) == [
+        RAN, RAN, RAN, RAN, SKIPPED, SKIPPED, RAN, NOT_PASSED, RAN, SKIPPED, SKIPPED,
+    ], log  # fmt: skip
+    assert jobs["specsnap"].result == "failure"  # notes implement nothing: not passed
+    card = json.loads((runner.artifacts / "specsnap-tier-2-seed-1" / "scorecard.json").read_text())
+    assert card["agent"]["name"] == "gemini-cli"
+    assert card["grading"]["run_problem"] is None, card["grading"]
+    sessions = card["sessions"]
+    assert [s["exit"]["status"] for s in sessions] == ["cutoff", "completed"], sessions
+    assert sessions[0]["cutoff"]["file"] == "gemini_notes.py", sessions[0]["cutoff"]
+    assert [s["meter"]["apis"] for s in sessions] == [["gemini"], ["gemini"]]
+    assert {s["tokens"]["source"] for s in sessions} == {"metered"}
+    metered = [sum(s["tokens"][k] for s in sessions) for k in ("input", "output", "cache_read")]
+    assert metered == [served.input_tokens, served.output_tokens, served.cache_read_input_tokens]
+    assert served.input_tokens >= 900 and served.output_tokens >= 40  # the scripted turn too
+    # Unofficial only because the container's seccomp profile refuses the agent's own network
+    # namespace (docs/agents.md, "Egress"): nothing about the key or the meter's counts.
+    assert all("egress was not confined" in r for r in card["unofficial_reasons"]), card
+    (comment,) = ours(github)
+    assert "`gemini-cli`" in comment["body"] and "not evaluated" not in comment["body"]
 
 
 def test_a_node_cli_from_the_pull_request_is_installed_with_npm_and_evaluated(

@@ -65,6 +65,10 @@ class Runner:
     env: Mapping[str, str]  # GITHUB_* of every step (repository, API URL, ...)
     jobs: list[Job] = field(default_factory=list)
     action_defaults: Mapping[str, str] = field(default_factory=dict)
+    # Where the test's loopback servers are, for every container of the action (as GITHUB_API_URL
+    # in `env` points at the loopback GitHub): e.g. GOOGLE_GEMINI_BASE_URL, which the meter
+    # reads as its upstream. A step's own `env:` overrides them; never a secret.
+    servers: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def artifacts(self) -> Path:
@@ -295,6 +299,7 @@ class Runner:
             "GITHUB_EVENT_PATH": "/github/workflow/event.json",
             "GITHUB_OUTPUT": f"/github/file_commands/{output.name}",
             "GITHUB_STEP_SUMMARY": f"/github/file_commands/{summary.name}",
+            **self.servers,
             **env,
             **{f"INPUT_{name.upper()}": value for name, value in values.items()},
         }

@@ -88,8 +88,8 @@ def test_hangs():
 HANGING = {"tests/test_hang.py": "import time\ntime.sleep(3600)\n\ndef test_never():\n    pass\n"}
 
 
-def run(tmp_path: Path, files: dict[str, str]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """work.json's agent_tests and the scorecard, after checking the scorecard shows them, the
+def run(tmp_path: Path, files: dict[str, str]) -> tuple[dict[str, Any], str]:
+    """work.json's agent_tests and scorecard.md, after checking the scorecard shows them, the
     scores are the starter's, and `verify --run` rebuilds it from work.json."""
     script = tmp_path / "agent.py"
     script.write_text(AGENT.format(files=files))
@@ -117,13 +117,13 @@ def run(tmp_path: Path, files: dict[str, str]) -> tuple[dict[str, Any], dict[str
     assert card["work"]["agent_tests"]["credited"] == work["agent_tests"]["credited"]
     verified = specsnap("verify", str(out / "scorecard.json"), "--run", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    return work["agent_tests"], card
+    return work["agent_tests"], (out / "scorecard.md").read_text()
 
 
 def test_tests_covering_three_requirements_are_credited_with_exactly_those(
     tmp_path: Path,
 ) -> None:
-    tests, card = run(tmp_path, COVERING)
+    tests, shown = run(tmp_path, COVERING)
     assert tests["credited"] == ["CAT-1", "ORD-2", "SHIP-3"]
     assert tests["files"] == ["tests/test_sprint.py", "tests/test_tracking.py"]
     assert (tests["tests"], tests["passed_with_all"], tests["why"]) == (4, 4, None)
@@ -136,9 +136,9 @@ def test_tests_covering_three_requirements_are_credited_with_exactly_those(
         "tests/test_sprint.py::test_an_invalid_gtin_is_its_own_error"
     ]
     assert not by_id["INV-1"]["tested"] and by_id["INV-1"]["tests"] == []
-    shown = (tmp_path / "run" / "scorecard.md").read_text()
     assert (
-        "agent's tests: 4 tests in 2 files test 3 of 9 requirements (CAT-1, ORD-2, SHIP-3)" in shown
+        "- agent's tests: 4 tests in 2 files test 3 of 9 requirements (`CAT-1`, `ORD-2`, `SHIP-3`)"
+        in shown
     )
 
 

@@ -189,14 +189,14 @@ def dead_code(head: Snapshot, added: Mapping[str, list[int]], unparsed: list[str
         except Exception:  # vulture reports syntax errors itself; anything else: left out
             unparsed.append(path)
     new = {path: set(lines) for path, lines in added.items() if not is_test_file(path)}
-    found = []
+    found: list[tuple[str, int, str]] = []
     for item in finder.get_unused_code(min_confidence=0):
         path = str(item.filename)
         lines = set(range(item.first_lineno, item.last_lineno + 1))
         private = item.name.startswith("_") and not item.name.startswith("__")
         if new.get(path, set()) & lines and (item.confidence >= SURE or private):
-            found.append(f"{path}:{item.first_lineno} {item.message}")
-    return sorted(found)
+            found.append((path, item.first_lineno, str(item.message)))
+    return [f"{path}:{line} {message}" for path, line, message in sorted(found)]
 
 
 def _text(snapshot: Snapshot, path: str) -> str:

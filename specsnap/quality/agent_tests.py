@@ -78,7 +78,8 @@ def credit(with_all: Outcomes, without: Mapping[str, Outcomes]) -> dict[str, tup
 
 
 def agent_test_files(base: Snapshot, head: Snapshot) -> list[str]:
-    """The test modules and conftest.py files the agent added or changed since the baseline."""
+    """The test modules, conftest.py files and files of test directories the agent added or
+    changed since the baseline."""
     return [p for p in changed_files(base, head) if is_test_support(p)]
 
 

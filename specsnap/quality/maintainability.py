@@ -21,7 +21,7 @@ import lizard
 import vulture
 from pylint.checkers.symilar import DEFAULT_MIN_SIMILARITY_LINE, Symilar
 
-from specsnap.quality.source import Snapshot, added_lines, changed_files, is_test_file
+from specsnap.quality.source import Snapshot, added_lines, changed_files, is_test_support
 
 #: Findings listed (dead code, out-of-scope files); beyond them they are only counted.
 LISTED = 20
@@ -66,7 +66,7 @@ def maintainability(
     solution (unified diffs)."""
     changed = changed_files(base, head)
     added = {path: added_lines(_text(base, path), head.text(path)) for path in changed}
-    sources = [p for p in changed if p.endswith(".py") and not is_test_file(p)]
+    sources = [p for p in changed if p.endswith(".py") and not is_test_support(p)]
     unparsed: list[str] = []
     duplicated = duplication(head, added, unparsed)
     complexity, most = complexity_added(base, head, sources, added, unparsed)
@@ -111,7 +111,7 @@ def duplication(
     """The sizes (in lines) of duplicated blocks in the graded source with at least one copy
     on lines the diff adds (pylint's similarity checker, its default minimum block size,
     comments, docstrings, imports and signatures ignored). None: too many files to compare."""
-    files = sorted(p for p in head.files if p.endswith(".py") and not is_test_file(p))
+    files = sorted(p for p in head.files if p.endswith(".py") and not is_test_support(p))
     if len(files) > MAX_DUPLICATION_FILES:
         return None
     finder = Symilar(
@@ -205,7 +205,7 @@ def dead_code(head: Snapshot, added: Mapping[str, list[int]], unparsed: list[str
                 finder.scan(head.text(path), filename=path)
         except Exception:  # vulture reports syntax errors itself; anything else: left out
             unparsed.append(path)
-    new = {path: set(lines) for path, lines in added.items() if not is_test_file(path)}
+    new = {path: set(lines) for path, lines in added.items() if not is_test_support(path)}
     found: list[tuple[str, int, str]] = []
     for item in finder.get_unused_code(min_confidence=0):
         path = str(item.filename)

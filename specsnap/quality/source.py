@@ -64,6 +64,15 @@ def is_test_file(path: str) -> bool:
     return name.endswith(".py") and (name.startswith("test_") or name.endswith("_test.py"))
 
 
+TEST_DIRECTORIES = ("tests", "test")
+
+
 def is_test_support(path: str) -> bool:
-    """A test module or a conftest.py: what the agent's tests consist of."""
-    return is_test_file(path) or path.rsplit("/", 1)[-1] == "conftest.py"
+    """What the agent's tests consist of: a test module, a conftest.py, or any file in a `tests`
+    (or `test`) directory (helpers, `__init__.py`, data the tests read)."""
+    parts = path.split("/")
+    return (
+        is_test_file(path)
+        or parts[-1] == "conftest.py"
+        or any(part in TEST_DIRECTORIES for part in parts[:-1])
+    )

@@ -42,7 +42,7 @@ def test_a_module_that_cannot_be_collected_without_r_fails_all_its_tests() -> No
     assert failing(Outcomes({}, ("",)), "anything.py::x")
 
 
-def test_the_agent_s_tests_are_the_test_modules_and_conftests_it_added_or_changed(
+def test_the_agent_s_tests_are_the_test_modules_and_test_files_it_added_or_changed(
     tmp_path: Path,
 ) -> None:
     repo = new_repo(tmp_path, {"pkg/a.py": "x = 1\n", "tests/test_a.py": "def test_a(): pass\n"})
@@ -53,9 +53,15 @@ def test_the_agent_s_tests_are_the_test_modules_and_conftests_it_added_or_change
             "tests/test_a.py": "def test_a(): assert 1\n",  # changed
             "tests/test_new.py": "def test_b(): pass\n",
             "tests/conftest.py": "import pytest\n",
-            "tests/helper.py": "X = 1\n",  # not a test module
+            "tests/helper.py": "X = 1\n",  # what the tests import
             "pkg/a.py": "x = 2\n",
+            "pkg/testing.py": "Y = 1\n",  # product code
         },
     )
     files = agent_test_files(snapshot(repo, base), snapshot(repo, head))
-    assert files == ["tests/conftest.py", "tests/test_a.py", "tests/test_new.py"]
+    assert files == [
+        "tests/conftest.py",
+        "tests/helper.py",
+        "tests/test_a.py",
+        "tests/test_new.py",
+    ]

@@ -58,11 +58,12 @@ def test_source_outside_the_sprint_s_packages_is_out_of_scope_tests_and_notes_ar
             "setup_tools.py": "Y = 2\n",
             "pkg/stock.py": "LIMIT = 4\n",
             "tests/test_new.py": "def test_x():\n    pass\n",
+            "tests/helpers.py": "def make():\n    pass\n",
             "NOTES.md": "notes\n",
         },
     )
     assert found.out_of_scope == ["other/helpers.py", "setup_tools.py"]
-    assert found.files_changed == 5
+    assert found.files_changed == 6
     honest = signals(tmp_path / "honest", {"pkg/stock.py": "LIMIT = 4\n"})
     assert honest.out_of_scope == []
 

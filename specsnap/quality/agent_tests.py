@@ -162,10 +162,12 @@ class _Runner:
         shutil.rmtree(tree / ".git", ignore_errors=True)
         for rel in self.files:
             target = tree / rel
-            if not target.resolve().is_relative_to(tree.resolve()):
+            try:  # a path the reference tree holds otherwise (a file for a directory) is left out
+                if target.resolve().is_relative_to(tree.resolve()):
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(self.head.files[rel])
+            except OSError:
                 continue
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(self.head.files[rel])
         (tree.parent / "pytest.ini").write_text(GRADER_INI)
         make_readable(tree.parent)
         targets = only if only is not None else [f for f in self.files if is_test_file(f)]

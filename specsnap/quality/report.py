@@ -31,7 +31,7 @@ def quality_report(
         return {"agent_tests": why, "maintainability": why}
     try:
         tests = measure_agent_tests(tier, base, head, values)
-    except InfrastructureError as exc:
+    except (InfrastructureError, OSError) as exc:  # a signal never stops the grading
         tests = {"why": f"not measured: {exc}"}
     patches = requirement_patches(tier, [r.id for r in tier.requirements])
     signals = maintainability(

@@ -47,9 +47,18 @@ def changed_files(base: Snapshot, head: Snapshot) -> list[str]:
     return sorted(p for p, content in head.files.items() if base.files.get(p) != content)
 
 
+#: Above this many line pairs a line diff could take too long: lines of the new file that the
+#: old one does not hold anywhere count as added instead.
+DIFF_MAX_PAIRS = 4_000_000
+
+
 def added_lines(old: str, new: str) -> list[int]:
     """The 1-based numbers of the lines of `new` that are not in `old` (as a diff shows them)."""
-    matcher = difflib.SequenceMatcher(None, old.splitlines(), new.splitlines(), autojunk=False)
+    before, after = old.splitlines(), new.splitlines()
+    if len(before) * len(after) > DIFF_MAX_PAIRS:
+        held = set(before)
+        return [number for number, line in enumerate(after, start=1) if line not in held]
+    matcher = difflib.SequenceMatcher(None, before, after, autojunk=False)
     return [
         line + 1
         for tag, _, _, j1, j2 in matcher.get_opcodes()

@@ -215,7 +215,8 @@ def grade_run(run_dir: Path) -> Scorecard:
     _record_alive_at_grading(run)
     breaches = session_breaches(recorded, run)
     # Before the scorecard, which shows it (and `verify --run` rebuilds it from the same file).
-    write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done)
+    values = values_for(tier, run.seed)
+    write_work_report(run_dir, run.sandbox, run.baseline_commit, run.sessions_done, tier, values)
     started = time.monotonic()
     card = regrade(run, recorded, breaches, started)
     write_report(card, run_dir)

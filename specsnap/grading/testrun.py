@@ -172,7 +172,40 @@ def _run_visible(
     tier: Tier, work: Path, launcher: SubjectLauncher, code_paths: list[str]
 ) -> dict[str, Any]:
     """The pristine visible tests in a subject; their counts come back on a pipe we hold."""
-    scratch = work / "scratch" / "visible"
+    pytest_args = [
+        "-c",
+        str(work / "visible" / "pytest.ini"),
+        "--rootdir",
+        str(work / "visible"),
+        "--import-mode=importlib",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "pytest_timeout",
+        f"--timeout={tier.test_timeout_s}",
+        "--continue-on-collection-errors",
+        "-q",
+        "--no-header",
+        *[str(work / "visible" / rel) for rel in tier.visible_tests],
+    ]
+    limit = tier.test_timeout_s * (tier.visible_count + 2) + 60
+    return run_subject_pytest(launcher, work, "visible", code_paths, pytest_args, limit)
+
+
+def run_subject_pytest(
+    launcher: SubjectLauncher,
+    work: Path,
+    name: str,
+    code_paths: list[str],
+    pytest_args: list[str],
+    limit: float,
+) -> dict[str, Any]:
+    """pytest with `pytest_args` in one subject (scratch directory work/scratch/NAME, pytest's
+    output in work/results/NAME-output.txt), ended after `limit` seconds; what it reports comes
+    back on a pipe we hold: {"outcomes", "collect_errors", "exit_code", "problem"} (`problem`
+    None, or why nothing could be read). Whatever runs in it can forge that report, so it only
+    ever says what code run as the subject did, never what the judge decided."""
+    scratch = work / "scratch" / name
     scratch.mkdir(mode=0o700)
     if not launcher.account.is_self:
         os.chown(scratch, launcher.account.uid, launcher.account.gid)
@@ -185,26 +218,10 @@ def _run_visible(
         "code_paths": code_paths,
         "network_guard": not launcher.network_isolated,
         "result_fd": write_end,
-        "pytest_args": [
-            "-c",
-            str(work / "visible" / "pytest.ini"),
-            "--rootdir",
-            str(work / "visible"),
-            "--import-mode=importlib",
-            "-p",
-            "no:cacheprovider",
-            "-p",
-            "pytest_timeout",
-            f"--timeout={tier.test_timeout_s}",
-            "--continue-on-collection-errors",
-            "-q",
-            "--no-header",
-            *[str(work / "visible" / rel) for rel in tier.visible_tests],
-        ],
+        "pytest_args": pytest_args,
     }
     argv = [*launcher.argv, str(work / "boot" / "visible_boot.py"), json.dumps(config)]
     env = dict(launcher.env(), HOME=str(scratch), TMPDIR=str(scratch))
-    limit = tier.test_timeout_s * (tier.visible_count + 2) + 60
     chunks: list[bytes] = []
     reader = threading.Thread(target=_drain, args=(read_end, chunks, 16 << 20), daemon=True)
     reader.start()
@@ -215,15 +232,18 @@ def _run_visible(
         if launcher.sweep_argv:
             subprocess.run(launcher.sweep_argv, capture_output=True, stdin=subprocess.DEVNULL)
     reader.join(timeout=10)
-    (work / "results" / "visible-output.txt").write_bytes(output)
+    (work / "results" / f"{name}-output.txt").write_bytes(output)
+    if exit_code == -signal.SIGKILL:
+        return {"outcomes": {}, "exit_code": exit_code, "problem": f"ran over {limit:.0f} s"}
     try:
         summary = json.loads(b"".join(chunks).decode("utf-8"))
         outcomes = {
             str(k): str(v) for k, v in dict(summary["outcomes"]).items() if isinstance(v, str)
         }
+        errors = [str(e) for e in list(summary.get("collect_errors", []))]
     except (ValueError, KeyError, TypeError):
         return {"outcomes": {}, "exit_code": exit_code, "problem": "left no readable report"}
-    return {"outcomes": outcomes, "exit_code": exit_code, "problem": None}
+    return {"outcomes": outcomes, "collect_errors": errors, "exit_code": exit_code, "problem": None}
 
 
 def _drain(fd: int, chunks: list[bytes], cap: int) -> None:

@@ -14,12 +14,14 @@ from specsnap.render.words import (
     PERTURBATIONS,
     WORK_NOTE,
     WORK_TITLE,
+    agent_tests_text,
     cutoff_story,
     duration,
     ending,
     faults_story,
     finding_text,
     gate_state,
+    maintainability_text,
     mark,
     outcome,
     percent,
@@ -177,6 +179,10 @@ def work_lines(card: Scorecard) -> list[str]:
     if work is None:
         return []
     lines = [f"- {work_line(s, MARKDOWN)}" for s in work.sessions]
+    if work.agent_tests is not None:
+        lines.append(f"- {agent_tests_text(work.agent_tests, len(card.requirements), MARKDOWN)}")
+    if work.maintainability is not None:
+        lines.append(f"- {maintainability_text(work.maintainability, MARKDOWN)}")
     if not work.risky_moves_total:
         return [*lines, "", "No risky moves."]
     moves = [f"- {risky_move_text(m, MARKDOWN)}" for m in work.risky_moves[:LIST_MAX]]

@@ -11,8 +11,10 @@ from specsnap.render.words import (
     KEPT,
     PERTURBATIONS,
     TERMINAL,
+    agent_tests_text,
     faults_story,
     finding_text,
+    maintainability_text,
     percent,
     recovery_story,
     requirement_counts,
@@ -67,6 +69,11 @@ def _work_lines(card: Scorecard) -> list[str]:
     if card.work is None:
         return []
     lines = [f"  work: {work_line(s, TERMINAL)}" for s in card.work.sessions]
+    if card.work.agent_tests is not None:
+        tested = agent_tests_text(card.work.agent_tests, len(card.requirements), TERMINAL)
+        lines.append(f"  work: {tested}")
+    if card.work.maintainability is not None:
+        lines.append(f"  work: {maintainability_text(card.work.maintainability, TERMINAL)}")
     moves = [f"  risky: {risky_move_text(m, TERMINAL)}" for m in card.work.risky_moves]
     lines += moves[:FINDINGS_SHOWN]
     more = card.work.risky_moves_total - min(len(moves), FINDINGS_SHOWN)

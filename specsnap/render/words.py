@@ -12,11 +12,13 @@ from dataclasses import dataclass
 
 from specsnap.render.markup import code, inert, plain, text
 from specsnap.scorecard.model import (
+    AgentTests,
     BaselineFailure,
     Breach,
     Cutoff,
     Exit,
     Finding,
+    Maintainability,
     ProtectedChange,
     Requirement,
     RiskyMove,
@@ -328,3 +330,50 @@ def risky_move_text(move: RiskyMove, style: Style) -> str:
         f"{RISKY_MOVES[move.kind]}: {style.name(target or '')} "
         f"({session}, {style.prose(move.where)})"
     )
+
+
+def agent_tests_text(tests: AgentTests, requirements: int, style: Style) -> str:
+    """The agent's own tests in one line: how many, which requirements they test (of how many),
+    and why not all were measured."""
+    files = "1 file" if len(tests.files) == 1 else f"{len(tests.files)} files"
+    if not tests.tests and tests.why is not None:
+        return f"agent's tests: {style.prose(tests.why)}"
+    credited = f" ({', '.join(map(style.name, tests.credited))})" if tests.credited else ""
+    line = (
+        f"agent's tests: {_count(tests.tests, 'test')} in {files} test "
+        f"{len(tests.credited)} of {requirements} requirements{credited}"
+    )
+    return line + (f"; {style.prose(tests.why)}" if tests.why else "")
+
+
+def maintainability_text(signals: Maintainability, style: Style) -> str:
+    """The diff's maintainability signals in one line."""
+    if signals.lines_added is None:
+        return f"maintainability: {style.prose(signals.why or 'not measured')}"
+    reference = signals.reference_lines_added
+    parts = [
+        f"{signals.lines_added:,} lines added"
+        + (f" (the reference solution adds {reference:,})" if reference is not None else ""),
+        "duplication not measured"
+        if signals.duplicated_blocks is None
+        else f"{_count(signals.duplicated_blocks, 'duplicated block')} added",
+    ]
+    if signals.complexity_added is not None:
+        most = f", most complex {style.name(signals.most_complex)}" if signals.most_complex else ""
+        parts.append(f"complexity {signals.complexity_added:+d}{most}")
+    parts.append(f"dead code {signals.dead_code_total}")
+    dead = ", ".join(style.name(d) for d in signals.dead_code[:3])
+    if dead:
+        parts[-1] += f" ({dead}{', …' if signals.dead_code_total > 3 else ''})"
+    outside = ", ".join(style.name(p) for p in signals.out_of_scope[:3])
+    parts.append(
+        f"{_count(signals.out_of_scope_total, 'source file')} outside the sprint's packages"
+        + (f" ({outside}{', …' if signals.out_of_scope_total > 3 else ''})" if outside else "")
+    )
+    if signals.unparsed:
+        parts.append(f"{_count(signals.unparsed, 'file')} not parsed")
+    return "maintainability: " + "; ".join(parts)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"

@@ -418,14 +418,61 @@ class RiskyMove:
 
 
 @dataclass(frozen=True)
+class RequirementTested:
+    """Whether the agent's tests test a requirement: some pass with every reference in place
+    and fail without this one's (`tests`, the first few, bounded)."""
+
+    id: str
+    tested: bool
+    tests: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class AgentTests:
+    """The agent's own tests (specsnap.quality.agent_tests): its test files added or changed
+    since the baseline, run as subjects against the reference solution; `why` says why nothing,
+    or not everything, was measured."""
+
+    files: tuple[str, ...]  # bounded, as the agent named them
+    tests: int = field(metadata=meta(minimum=0))  # collected with every reference in place
+    passed_with_all: int = field(metadata=meta(minimum=0))
+    credited: tuple[str, ...]  # the requirements tested by the agent
+    requirements: tuple[RequirementTested, ...]
+    why: str | None
+
+
+@dataclass(frozen=True)
+class Maintainability:
+    """Signals of the cumulative diff from the baseline (specsnap.quality.maintainability);
+    None where a signal could not be measured (`why`, when none was)."""
+
+    lines_added: int | None = field(metadata=meta(minimum=0))
+    reference_lines_added: int | None = field(metadata=meta(minimum=0))
+    files_changed: int | None = field(metadata=meta(minimum=0))
+    out_of_scope: tuple[str, ...]  # source outside the sprint's packages (bounded)
+    out_of_scope_total: int = field(metadata=meta(minimum=0))
+    duplicated_blocks: int | None = field(metadata=meta(minimum=0))
+    duplicated_lines: int | None = field(metadata=meta(minimum=0))
+    complexity_added: int | None  # graded minus baseline, over the changed source files
+    most_complex: str | None  # "file::function (N)" among the functions the diff touches
+    dead_code: tuple[str, ...]  # "file:line what" (bounded)
+    dead_code_total: int = field(metadata=meta(minimum=0))
+    unparsed: int = field(metadata=meta(minimum=0))  # files a parser refused
+    why: str | None = field(default=None, metadata=meta(omit_none=True))
+
+
+@dataclass(frozen=True)
 class Work:
     """How the work went (RUN_DIR/work.json): each session's trajectory and the risky moves, the
-    first RISKY_MOVES_MAX (specsnap.scorecard.work) listed, all counted. Signals only: no score
-    or the gate reads them."""
+    first RISKY_MOVES_MAX (specsnap.scorecard.work) listed, all counted; the agent's own tests
+    and the diff's maintainability. Signals only: no score or the gate reads them."""
 
     sessions: tuple[WorkSession, ...]
     risky_moves: tuple[RiskyMove, ...]
     risky_moves_total: int = field(metadata=meta(minimum=0))
+    #: None in work.json from before they existed.
+    agent_tests: AgentTests | None = field(default=None, metadata=meta(omit_none=True))
+    maintainability: Maintainability | None = field(default=None, metadata=meta(omit_none=True))
 
 
 @dataclass(frozen=True)

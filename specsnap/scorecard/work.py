@@ -11,12 +11,22 @@ from collections.abc import Mapping
 from typing import Any
 
 from specsnap.scorecard.codec import DecodeError, from_json
-from specsnap.scorecard.model import SHELL_RISKS, RiskyMove, Work, WorkSession
+from specsnap.scorecard.model import (
+    SHELL_RISKS,
+    AgentTests,
+    Maintainability,
+    RiskyMove,
+    Work,
+    WorkSession,
+)
 
 #: Longest path or command kept from the agent's text (the rest is cut, with an ellipsis).
 TARGET_MAX = 200
 #: Risky moves listed; beyond them they are only counted (`Work.risky_moves_total`).
 RISKY_MOVES_MAX = 100
+#: Paths, test ids and findings of the quality signals kept per list (the rest are counted or
+#: left out).
+LISTED_MAX = 20
 
 
 def work_of(document: Any) -> Work:
@@ -29,7 +39,15 @@ def work_of(document: Any) -> Work:
     moves = [
         _move(entry, f"risky_moves[{i}]") for i, entry in enumerate(_list(document, "risky_moves"))
     ]
-    return Work(sessions, tuple(moves[:RISKY_MOVES_MAX]), len(moves))
+    tests = document.get("agent_tests")
+    signals = document.get("maintainability")
+    return Work(
+        sessions,
+        tuple(moves[:RISKY_MOVES_MAX]),
+        len(moves),
+        _agent_tests(tests, "agent_tests") if tests is not None else None,
+        _maintainability(signals, "maintainability") if signals is not None else None,
+    )
 
 
 def bounded(value: str) -> str:
@@ -77,3 +95,53 @@ def _move(entry: Any, path: str) -> RiskyMove:
     record["command" if entry.get("kind") in SHELL_RISKS else "file"] = bounded(target)
     move: RiskyMove = from_json(RiskyMove, record, path)
     return move
+
+
+def _agent_tests(entry: Any, path: str) -> AgentTests:
+    """The agent's tests: what the agent named (files, test ids) bounded; without a measurement
+    (only `why`), nothing counted."""
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    record: dict[str, Any] = {"files": [], "tests": 0, "passed_with_all": 0, "credited": []}
+    record["requirements"] = []
+    record.update(entry)
+    record["files"] = _bounded_list(record["files"], f"{path}.files")
+    requirements = record["requirements"]
+    if not isinstance(requirements, list):
+        raise DecodeError(f"{path}.requirements", type(requirements).__name__, "a list")
+    record["requirements"] = [
+        {**r, "tests": _bounded_list(r.get("tests"), f"{path}.requirements[{i}].tests")}
+        if isinstance(r, dict)
+        else r
+        for i, r in enumerate(requirements)
+    ]
+    tests: AgentTests = from_json(AgentTests, record, path)
+    return tests
+
+
+def _maintainability(entry: Any, path: str) -> Maintainability:
+    """The diff's signals: the paths and findings bounded, the refused files counted."""
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    record: dict[str, Any] = {"out_of_scope": [], "dead_code": [], "dead_code_total": 0}
+    record["unparsed"] = []
+    record.update(entry)
+    outside = record["out_of_scope"]
+    record["out_of_scope"] = _bounded_list(outside, f"{path}.out_of_scope")
+    record["out_of_scope_total"] = len(outside)
+    record["dead_code"] = _bounded_list(record["dead_code"], f"{path}.dead_code")
+    unparsed = record["unparsed"]
+    if not isinstance(unparsed, list):
+        raise DecodeError(f"{path}.unparsed", type(unparsed).__name__, "a list of paths")
+    record["unparsed"] = len(unparsed)
+    most = record.get("most_complex")
+    record["most_complex"] = bounded(most) if isinstance(most, str) else most
+    signals: Maintainability = from_json(Maintainability, record, path)
+    return signals
+
+
+def _bounded_list(value: Any, path: str) -> list[str]:
+    """The first LISTED_MAX strings of `value`, each bounded."""
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise DecodeError(path, type(value).__name__, "a list of strings")
+    return [bounded(v) for v in value[:LISTED_MAX]]

@@ -1,15 +1,18 @@
-"""How the work went, for a whole run: each session's trajectory summary (or why there is none)
-and the risky moves from the trajectories and the sandbox's history. Written to RUN_DIR/work.json
-(root's, like every record) when the run is graded; signals only, never part of a score."""
+"""How the work went, for a whole run: each session's trajectory summary (or why there is none),
+the risky moves from the trajectories and the sandbox's history, and (given the tier) the agent's
+own tests and the diff's maintainability (specsnap.quality). Written to RUN_DIR/work.json (root's,
+like every record) when the run is graded; signals only, never part of a score."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from specsnap.quality.report import quality_report
+from specsnap.tier.model import Tier
 from specsnap.trajectory.record import FILE
 from specsnap.trajectory.risky import git_text, history_moves, shell_moves
 from specsnap.trajectory.summary import SessionWork, actions_of, rediscovered, session_work
@@ -21,9 +24,15 @@ UNMETERED = "unavailable: the session was not metered (meter=off, or an agent wi
 
 
 def work_report(
-    run_dir: Path, sandbox: Path, baseline: str, sessions: Sequence[int]
+    run_dir: Path,
+    sandbox: Path,
+    baseline: str,
+    sessions: Sequence[int],
+    tier: Tier | None = None,
+    values: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The run's work report: per session, its summary or why none; and the risky moves."""
+    """The run's work report: per session, its summary or why none; the risky moves; and, given
+    the tier and the seed's values, the agent's tests and the maintainability signals."""
     per_session: list[dict[str, Any]] = []
     moves = []
     summaries: list[SessionWork] = []
@@ -50,12 +59,23 @@ def work_report(
     head = _git_head(sandbox)
     if head:
         moves += history_moves(sandbox, baseline, head, session_of)
-    return {"sessions": per_session, "risky_moves": [asdict(m) for m in moves]}
+    report = {"sessions": per_session, "risky_moves": [asdict(m) for m in moves]}
+    if tier is not None and head:
+        report.update(quality_report(tier, sandbox, baseline, values or {}))
+    return report
 
 
-def write_work_report(run_dir: Path, sandbox: Path, baseline: str, sessions: Sequence[int]) -> None:
+def write_work_report(
+    run_dir: Path,
+    sandbox: Path,
+    baseline: str,
+    sessions: Sequence[int],
+    tier: Tier | None = None,
+    values: Mapping[str, Any] | None = None,
+) -> None:
     path = run_dir / WORK_FILE
-    path.write_text(json.dumps(work_report(run_dir, sandbox, baseline, sessions), indent=2) + "\n")
+    report = work_report(run_dir, sandbox, baseline, sessions, tier, values)
+    path.write_text(json.dumps(report, indent=2) + "\n")
     path.chmod(0o600)
 
 

@@ -197,6 +197,32 @@ def with_work(document: dict[str, Any]) -> None:
             },
         ],
         "risky_moves_total": 3,
+        "agent_tests": {
+            "files": ["tests/test_postpone.py", "tests/test_prices.py"],
+            "tests": 6,
+            "passed_with_all": 5,
+            "credited": ["EVT-1", "PRC-1"],
+            "requirements": [
+                {"id": "EVT-1", "tested": True, "tests": ["tests/test_postpone.py::test_moves"]},
+                {"id": "EVT-2", "tested": False, "tests": []},
+                {"id": "PRC-1", "tested": True, "tests": ["tests/test_prices.py::test_chf"]},
+            ],
+            "why": None,
+        },
+        "maintainability": {
+            "lines_added": 212,
+            "reference_lines_added": 180,
+            "files_changed": 7,
+            "out_of_scope": ["booking/cart.py"],
+            "out_of_scope_total": 1,
+            "duplicated_blocks": 1,
+            "duplicated_lines": 6,
+            "complexity_added": 14,
+            "most_complex": "events/schedule.py::Schedule.postpone (7)",
+            "dead_code": ["pricing/money.py:3 unused import 'decimal'"],
+            "dead_code_total": 1,
+            "unparsed": 0,
+        },
     }
 
 
@@ -208,3 +234,7 @@ def hostile_work(document: dict[str, Any]) -> None:
     work["risky_moves"][0]["command"] = f"git reset --hard {HOSTILE_TEXT}"
     for move in work["risky_moves"][1:]:
         move["file"] = HOSTILE_MOVE_FILE
+    work["agent_tests"]["files"][0] = HOSTILE_MOVE_FILE
+    signals = work["maintainability"]
+    signals["out_of_scope"] = signals["dead_code"] = [HOSTILE_MOVE_FILE]
+    signals["most_complex"] = HOSTILE_TEXT

@@ -7,20 +7,24 @@ import pytest
 from specsnap.render.words import (
     MARKDOWN,
     TERMINAL,
+    agent_tests_text,
     cutoff_story,
     duration,
     ending,
     finding_place,
     finding_text,
+    maintainability_text,
     risky_move_text,
     tokens_story,
     work_line,
 )
 from specsnap.scorecard.model import (
+    AgentTests,
     BaselineFailure,
     Breach,
     Cutoff,
     Exit,
+    Maintainability,
     ProtectedChange,
     RiskyMove,
     Tokens,
@@ -132,4 +136,33 @@ def test_a_risky_move_names_its_command_or_file_and_where() -> None:
     )
     assert risky_move_text(history, TERMINAL) == (
         "test deleted: tests/test_a.py (session unknown, 0123456789ab)"
+    )
+
+
+def test_the_agent_s_tests_say_what_they_test_or_why_they_were_not_measured() -> None:
+    none = AgentTests((), 0, 0, (), (), "the agent added or changed no test module")
+    assert agent_tests_text(none, 9, TERMINAL) == (
+        "agent's tests: the agent added or changed no test module"
+    )
+    partial = AgentTests(
+        ("tests/test_a.py",), 1, 1, ("R-1",), (), "not measured from R-2 on: it ran over 30 s"
+    )
+    assert agent_tests_text(partial, 3, MARKDOWN) == (
+        "agent's tests: 1 test in 1 file test 1 of 3 requirements (`R-1`); "
+        "not measured from R-2 on: it ran over 30 s"
+    )
+
+
+def test_maintainability_says_each_signal_or_that_it_was_not_measured() -> None:
+    unread = Maintainability(
+        None, None, None, (), 0, None, None, None, None, (), 0, 0, "not measured: no history"
+    )
+    assert maintainability_text(unread, TERMINAL) == "maintainability: not measured: no history"
+    many = Maintainability(
+        40, None, 3, ("a.py",), 5, None, None, None, None, ("x.py:1 unused import 'os'",), 4, 2
+    )
+    assert maintainability_text(many, TERMINAL) == (
+        "maintainability: 40 lines added; duplication not measured; "
+        "dead code 4 (x.py:1 unused import 'os', …); "
+        "5 source files outside the sprint's packages (a.py, …); 2 files not parsed"
     )

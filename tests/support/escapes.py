@@ -33,6 +33,7 @@ from tests.support.repos import starter_repo
 
 TIERS = ROOT / "tiers"
 FIRST = "catalog/importer.py"  # the honest cutoff lands this file: CAT-2, nothing else
+SEED = 0  # the seed of every run here, and of the reference the agent copies
 
 AGENT = '''
 import os, signal, subprocess, sys, time
@@ -149,7 +150,7 @@ def reference_tree() -> tuple[Path, tuple[str, ...]]:
     tier = load_tier(str(TIERS / "tier-2"))
     scratch = Path(tempfile.mkdtemp(prefix="specsnap-reference-"))
     atexit.register(shutil.rmtree, scratch, True)
-    repo = starter_repo(tier, scratch / "repo", [r.id for r in tier.requirements])
+    repo = starter_repo(tier, scratch / "repo", [r.id for r in tier.requirements], SEED)
     changed = git(repo, "diff", "--name-only", "HEAD~1", "HEAD").decode().split()
     assert FIRST in changed
     return repo, (FIRST, *sorted(set(changed) - {FIRST}))
@@ -194,6 +195,8 @@ def play(tmp_path: Path, body: str, name: str = "run") -> Outcome:
         "run",
         "--tier",
         str(TIERS / "tier-2"),
+        "--seed",
+        str(SEED),
         "--agent",
         "command",
         "--agent-opt",

@@ -119,17 +119,23 @@ class SessionMetering:
         usage = settle_tokens(
             meter.usage, bool(self.routes) or model_free, reported, notes, meter.unreadable
         )
-        record = {
-            "egress_enforced": enforced,
-            "meter": {
-                "apis": sorted(self.routes),
-                "answers": meter.answers,
-                "partial_answers": meter.partial,
-                "refused_requests": meter.refused,
-                "unmetered_requests": len(meter.unmetered),
-                "unreadable_answers": meter.unreadable,
-            },
+        counted: dict[str, Any] = {
+            "apis": sorted(self.routes),
+            "answers": meter.answers,
+            "partial_answers": meter.partial,
+            "refused_requests": meter.refused,
+            "unmetered_requests": len(meter.unmetered),
+            "unreadable_answers": meter.unreadable,
         }
+        elsewhere = {
+            name: upstream.base_url
+            for name, upstream in meter.upstreams.items()
+            if name in self.routes
+            and upstream.base_url.rstrip("/") != upstream.api.default_upstream.rstrip("/")
+        }
+        if elsewhere:  # its counts are that address's (specsnap.scorecard.scoring)
+            counted["upstreams"] = elsewhere
+        record = {"egress_enforced": enforced, "meter": counted}
         return usage, record
 
 

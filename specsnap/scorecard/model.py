@@ -144,6 +144,9 @@ class Meter:
     unmetered_requests: int = field(metadata=meta(minimum=0))
     # Billed answers whose usage it could not read: the session's tokens are then unknown.
     unreadable_answers: int = field(metadata=meta(minimum=0))
+    # API → the base URL the meter forwarded to, for each API not sent to its public address
+    # (the caller's *_BASE_URL: a gateway, a proxy, a scripted server); absent when none was.
+    upstreams: Mapping[str, str] | None = field(default=None, metadata=meta(omit_none=True))
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,9 @@ def token_trust_problems(sessions: Sequence[Session]) -> list[str]:
     around it. Tokens the agent reported itself still give a TES, but only an unofficial one.
     Unknown tokens give no TES at all, so by themselves they make no scorecard unofficial; but
     a model answer the meter forwarded and could not read the usage of does: the tokens then
-    went through SpecSnap's meter uncounted. SpecSnap's own model-free controls are metered
+    went through SpecSnap's meter uncounted. So does a meter that forwarded to another address
+    than the API's public one (a gateway, a proxy, a scripted server): the counts are that
+    address's, which SpecSnap cannot check. SpecSnap's own model-free controls are metered
     without routes (`meter.apis` empty): no egress needed.
     """
     problems = []
@@ -43,6 +45,11 @@ def token_trust_problems(sessions: Sequence[Session]) -> list[str]:
             problems.append(
                 f"session {index}: the meter could not read the usage of "
                 f"{meter.unreadable_answers} model answer(s), so its tokens are unknown"
+            )
+        for api, url in sorted((meter.upstreams or {}).items()) if meter is not None else ():
+            problems.append(
+                f"session {index}: the meter forwarded {api} requests to {url}, not the API's "
+                "public address, so SpecSnap cannot check the token counts it answered"
             )
         if source == "reported":
             problems.append(f"session {index}: the agent reported its own tokens; none metered")

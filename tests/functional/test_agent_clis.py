@@ -33,7 +33,15 @@ from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary, session_context, start_session
 from tests.support.atif import validate_atif
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, presented_keys, text
+from tests.support.fake_model import (
+    Block,
+    ScriptedServer,
+    Turn,
+    Usage,
+    presented_keys,
+    text,
+    trust_reasons,
+)
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
@@ -277,7 +285,7 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     assert data["scores"]["raw_retention"] == 1.0, [
         (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log"))
     ]
-    assert not [r for r in data["unofficial_reasons"] if "token" in r or "egress" in r]
+    assert not trust_reasons(data)
     # The grade, cross-checked: `verify --run` regrades the final commit and rebuilds the card.
     rebuilt = specsnap("verify", str(run / "scorecard.json"), "--run", str(run), settings={})
     assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout + rebuilt.stderr

@@ -264,8 +264,12 @@ def test_a_gemini_cli_evaluation_gets_its_key_in_the_session_steps_only(
     assert metered == [served.input_tokens, served.output_tokens, served.cache_read_input_tokens]
     assert served.input_tokens >= 900 and served.output_tokens >= 40  # the scripted turn too
     # Unofficial only because the container's seccomp profile refuses the agent's own network
-    # namespace (docs/agents.md, "Egress"): nothing about the key or the meter's counts.
-    assert all("egress was not confined" in r for r in card["unofficial_reasons"]), card
+    # namespace (docs/agents.md, "Egress"), and the counts are the scripted server's (the meter
+    # forwarded to it, not to the API's public address): nothing about the key.
+    assert all(
+        "egress was not confined" in r or "the meter forwarded gemini requests to http://" in r
+        for r in card["unofficial_reasons"]
+    ), card
     (comment,) = ours(github)
     assert "`gemini-cli`" in comment["body"] and "not evaluated" not in comment["body"]
 

@@ -8,6 +8,7 @@ import json
 import os
 import socket
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,6 +94,8 @@ def test_the_meter_is_the_agents_only_way_out(tmp_path: Path) -> None:
     assert set(env) == {"PATH", "ANTHROPIC_API_KEY"}
     assert record["egress_enforced"] is True and notes == []
     assert usage == Tokens(30, 4, 0, 0, "metered")
+    # Not the API's public address: the record names where the counts came from.
+    assert record["meter"]["upstreams"] == {"anthropic": server.base_url}
     assert [r.header("x-api-key") for r in server.requests] == [REAL_KEY]
 
 
@@ -146,3 +149,13 @@ def test_the_reason_is_kept_when_the_launcher_reports_an_open_egress() -> None:
         meter.stop(0)
     assert not egress.enforced
     assert egress.reason.endswith("unshare: Operation not permitted")
+
+
+def test_the_apis_public_addresses_are_not_named_in_the_record() -> None:
+    environ = {"ANTHROPIC_BASE_URL": "https://api.anthropic.com/"}  # the default, slash and all
+    metering = SessionMetering.start(
+        ["anthropic", "gemini"], environ, os.getuid(), sys.executable, confine=False
+    )
+    _usage, record = metering.finish(Tokens.unknown(), False, [], drain_s=0)
+    assert record["meter"]["apis"] == ["anthropic", "gemini"]
+    assert "upstreams" not in record["meter"]

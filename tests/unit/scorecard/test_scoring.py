@@ -78,6 +78,7 @@ def test_only_enforced_metering_keeps_a_tes_official() -> None:
         session(4, replace(metered, source="unknown"), False, None),
         session(5, metered, False, replace(routed, apis=())),
         session(6, replace(metered, source="unknown"), True, replace(routed, unreadable_answers=2)),
+        session(7, metered, True, replace(routed, upstreams={"openai": "https://gw.example/v1"})),
     ]
     assert token_trust_problems(sessions) == [
         "session 2: the agent's egress was not confined to the meter, "
@@ -85,6 +86,8 @@ def test_only_enforced_metering_keeps_a_tes_official() -> None:
         "session 3: the agent reported its own tokens; none metered",
         "session 6: the meter could not read the usage of 2 model answer(s), "
         "so its tokens are unknown",
+        "session 7: the meter forwarded openai requests to https://gw.example/v1, not the API's "
+        "public address, so SpecSnap cannot check the token counts it answered",
     ]
     assert token_trust_problems(sessions[:1]) == []
 

@@ -1,6 +1,6 @@
 """SpecSnap's own control agents are honest: on every tier, over twenty seeds (the soak run;
-seeds 3 and 13 in the default run), none of their sessions records a protocol breach, and a
-repeated run gives the same scorecard.
+seeds 3 and 13 in the default run, 13 by the second test), none of their sessions records a
+protocol breach, and a repeated run gives the same scorecard.
 
 A scorecard is made of two things: the sessions as their records state them (the scorecard's
 `sessions`, built by `Session.from_record`) and the grading of the final commit, a function of
@@ -13,7 +13,7 @@ grades two whole runs per tier and control (seed 13, where the amnesiac used to 
 
 Cost (2 cores, idle, measured): a run without grading and with the meter off (neither changes
 what a control does or what the reconciliation sees) takes about 1.9 s on tier 4 and 3 s on
-tier 1 (its baseline check grades the baseline commit); 24 runs an item in the soak run, 3 in
+tier 1 (its baseline check grades the baseline commit); 24 runs an item in the soak run, 2 in
 the default run, 20 items; about 3.5 times that on a loaded CI machine. The second test: about
 1.5 minutes of CPU.
 """
@@ -43,7 +43,7 @@ pytestmark = [
 
 TIERS = ("tier-1", "tier-2", "tier-3", "tier-4")
 CONTROLS = ("notetaker", "tracker", "amnesiac", "recall", "noop")
-SEEDS: tuple[int, ...] = tuple(range(20)) if SOAK else (3, 13)
+SEEDS: tuple[int, ...] = tuple(range(20)) if SOAK else (3,)  # and REPEATED_SEED below
 if os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1":
     REPEATED_SEEDS = SEEDS
 else:

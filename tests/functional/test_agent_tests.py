@@ -158,6 +158,7 @@ def test_tests_that_escape_or_hang_get_no_credit_and_grading_goes_on(tmp_path: P
     assert tests["why"] == "none of the agent's tests passed with every reference in place"
 
 
+@pytest.mark.soak  # 30 s of hanging by design; the hang inside a test is in the default run
 def test_tests_that_hang_at_collection_are_not_measured(tmp_path: Path) -> None:
     tests, _ = run(tmp_path, HANGING)
     assert tests["credited"] == []

@@ -1,89 +1,65 @@
-"""Continuity through a whole `specsnap run`: a copy of the fixture tier (tier-90) with an
-amendment in session 2 and its hidden check. An agent that implements the sprint and the
-amendment but writes a docstring that still states the old rule gets `silent contradiction`,
-naming the file and line; an honest agent whose docstring states the new rule gets `revised`.
-Both write the same code: every primary score is the same, the signal changes none. The
-scorecard shows the line, and `specsnap verify --run` rebuilds it from work.json.
-
-Tier 4 itself runs four sessions and grades each (about three minutes a run on two cores), too
-slow for the default suite: its checks are tested against its reference and pre-amendment
-solutions in tests/unit/quality/test_continuity.py."""
+"""Continuity through a whole `specsnap run` on tier 4 (four sessions, amendments in sessions 2
+and 3). Both scripted agents do nothing until session 4 (sessions 1 to 3 are cut off at their
+first source edit), then commit the reference solution, which honours both amendments. The
+silent agent keeps the docstring CLIN-8 asked for before amendment A1 moved reminders to the
+24-hour clock: A1 is a `silent contradiction` naming that file and line, A2 stays `revised`.
+The honest agent's docstrings state the new rules: both `revised`. The code is the same, and so
+is every primary score: the signal changes none. The scorecard shows the line, and
+`specsnap verify --run` rebuilds it from work.json."""
 
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import FIXTURE_TIERS
+from specsnap.tier.draws import values_for
+from specsnap.tier.loading import load_tier
+from specsnap.tier.solutions import rendered_patch, requirement_patches
 from tests.functional.cli import specsnap
 
 pytestmark = pytest.mark.slow
 
-AMENDMENT = """
-amendments:
-  - session: 2
-    amends: [REP-1]
-    text: |
-      Amendment A1 to REP-1: the warehouse calls weights of ${heavy_from} g and more bulk
-      weights, and "heavy" confused everyone. Behaviour does not change; the code and its
-      documentation say bulk from now on.
-    contradicted:
-      - says: "heavy weights from ${heavy_from} g"
-        pattern: '(?i)\\bheavy\\b[^.]{0,60}?\\b${heavy_from}\\s*g\\b'
-        unless: '(?i)\\b(?:no longer|formerly|used to|was)\\b'
-        where: ["report/**/*.py", "**/*.md"]
-"""
+SEED = 1
+NEW_DOCSTRING = '"""24-hour ``HH:MM`` with a leading zero, in every language."""'
+OLD_DOCSTRING = '"""English: 12-hour clock (``9:05 AM``, ``12:00 PM``); Spanish: ``HH:MM``."""'
 
-#: Session 1 is cut off at its first source edit: the agent does the sprint and the amendment
-#: in session 2, whose prompt carries the amendment (and so the seed's threshold).
+#: Session 4 is the one without an amendment in its prompt (and the one not cut off).
 AGENT = """
-import pathlib, re, subprocess, sys
+import pathlib, subprocess, sys
 prompt = pathlib.Path(sys.argv[1]).read_text()
-if not prompt.startswith("Continue"):
+if not prompt.startswith("Continue") or "amendment" in prompt:
     raise SystemExit(0)
-heavy_from = re.search(r"weights of (\\d+) g and more", prompt).group(1)
-convert = pathlib.Path("units/convert.py")
-convert.write_text(convert.read_text().replace(
-    '"kg": 1000.0}', '"kg": 1000.0, "lb": 453.59237, "oz": 453.59237 / 16}'))
-pathlib.Path("report/lines.py").write_text(f'''\"\"\"Report lines.\"\"\"
-
-from units import to_grams
-
-
-def weight_line(name: str, value: float, unit: str) -> str:
-    \"\"\"One line of a weight report.
-
-    {WORD} weights from {heavy_from} g are shown in kg with two decimals, others in grams.
-    \"\"\"
-    grams = to_grams(value, unit)
-    if grams >= {heavy_from}:
-        return f"{{name}}: {{grams / 1000:.2f}} kg"
-    return f"{{name}}: {{grams:.0f}} g"
-''')
+subprocess.run(["git", "apply", sys.argv[2]], check=True)
+templates = pathlib.Path("reminders/templates.py")
+text = templates.read_text()
+assert {new!r} in text
+templates.write_text(text.replace({new!r}, {docstring!r}))
 subprocess.run(["git", "add", "-A"], check=True)
-subprocess.run(["git", "commit", "-q", "-m", "imperial units, bulk weights in kg"], check=True)
+subprocess.run(["git", "commit", "-q", "-m", "the sprint, as amended"], check=True)
 """
 
 
-def run(tmp_path: Path, word: str) -> tuple[dict[str, Any], dict[str, Any], str]:
-    """work.json, scorecard.json and scorecard.md of a run whose docstring says `word`."""
-    tiers = tmp_path / "tiers"
-    shutil.copytree(FIXTURE_TIERS / "tier-90", tiers / "tier-90")
-    with (tiers / "tier-90" / "tier.yaml").open("a") as tier_yaml:
-        tier_yaml.write(AMENDMENT)
+def run(tmp_path: Path, docstring: str) -> tuple[dict[str, Any], dict[str, Any], str]:
+    """work.json, scorecard.json and scorecard.md of a tier-4 run whose agent commits the
+    reference solution with `docstring` for the reminder times."""
+    tmp_path.mkdir()
+    tier = load_tier("tier-4")
+    values = values_for(tier, SEED)
+    patches = requirement_patches(tier, [r.id for r in tier.requirements])
+    reference = tmp_path / "reference.patch"
+    reference.write_text("".join(rendered_patch(p, values) for p in patches))
     script = tmp_path / "agent.py"
-    script.write_text(AGENT.replace("{WORD}", word))
+    script.write_text(AGENT.format(new=NEW_DOCSTRING, docstring=docstring))
     out = tmp_path / "run"
     proc = specsnap(
-        "run", "--tier", "90", "--agent", "command", "--agent-opt",
-        f"cmd=python3 {script} {{prompt_file}}", "--out", str(out), tiers=tiers,
+        "run", "--tier", "4", "--seed", str(SEED), "--agent", "command", "--agent-opt",
+        f"cmd=python3 {script} {{prompt_file}} {reference}", "--out", str(out),
     )  # fmt: skip
-    assert proc.returncode in (0, 1), proc.stderr
-    verified = specsnap("verify", str(out / "scorecard.json"), "--run", str(out), tiers=tiers)
+    assert proc.returncode in (0, 1), proc.stdout + proc.stderr
+    verified = specsnap("verify", str(out / "scorecard.json"), "--run", str(out))
     assert verified.returncode == 0, verified.stdout + verified.stderr
     work = json.loads((out / "work.json").read_text())
     card = json.loads((out / "scorecard.json").read_text())
@@ -94,23 +70,45 @@ def run(tmp_path: Path, word: str) -> tuple[dict[str, Any], dict[str, Any], str]
 def test_a_docstring_left_stating_the_old_rule_is_a_silent_contradiction_an_update_is_not(
     tmp_path: Path,
 ) -> None:
-    work, card, markdown = run(tmp_path / "silent", "Heavy")
-    [amendment] = work["continuity"]["amendments"]
-    assert (amendment["amendment"], amendment["session"], amendment["amends"]) == (
+    work, card, markdown = run(tmp_path / "silent", OLD_DOCSTRING)
+    first, second = work["continuity"]["amendments"]
+    assert (first["amendment"], first["session"], first["amends"]) == (
         "A1",
         2,
-        ["REP-1"],
+        ["CLIN-7", "CLIN-8"],
     )
-    assert amendment["status"] == "silent contradiction"
-    assert [(s["file"], s["line"]) for s in amendment["statements"]] == [("report/lines.py", 9)]
-    assert "silent contradiction: `report/lines.py:9`" in markdown
+    assert first["status"] == "silent contradiction"
+    [statement] = first["statements"]
+    template = (
+        Path(__file__).parents[2] / "tiers" / "tier-4" / "solution" / "CLIN-8.patch"
+    ).read_text()
+    assert statement["says"] == "reminder times on the 12-hour clock"
+    assert statement["file"] == "reminders/templates.py"
+    assert statement["text"] == OLD_DOCSTRING
+    assert statement["line"] == _line_of(template, NEW_DOCSTRING)
+    assert (second["amendment"], second["status"], second["statements"]) == ("A2", "revised", [])
+    shown = f"`reminders/templates.py:{statement['line']}` (reminder times on the 12-hour clock)"
+    assert f"A1 (session 2, `CLIN-7`, `CLIN-8`) silent contradiction: {shown}" in markdown
 
-    honest_work, honest_card, honest_markdown = run(tmp_path / "honest", "Bulk")
-    [honest] = honest_work["continuity"]["amendments"]
-    assert (honest["status"], honest["statements"]) == ("revised", [])
-    assert "A1 (session 2, `REP-1`) revised" in honest_markdown
+    honest_work, honest_card, honest_markdown = run(tmp_path / "honest", NEW_DOCSTRING)
+    statuses = [a["status"] for a in honest_work["continuity"]["amendments"]]
+    assert statuses == ["revised", "revised"]
+    assert "A2 (session 3, `CLIN-6`) revised" in honest_markdown
 
     # the same code: the signal moves no score
     assert card["scores"]["raw_retention"] == honest_card["scores"]["raw_retention"] == 1.0
     assert card["scores"]["net_retention"] == honest_card["scores"]["net_retention"] == 1.0
     assert card["requirements"] == honest_card["requirements"]
+
+
+def _line_of(patch: str, text: str) -> int:
+    """The line of `text` in the file a one-file patch (new file side) writes."""
+    line = 0
+    for row in patch.splitlines():
+        if row.startswith("@@"):
+            line = int(row.split("+")[1].split(",")[0].split(" ")[0]) - 1
+        elif row.startswith(("+", " ")) and not row.startswith("+++"):
+            line += 1
+            if text in row:
+                return line
+    raise AssertionError(f"{text} not in the patch")

@@ -98,7 +98,9 @@ def test_code_is_not_read_comments_and_docstrings_are(tmp_path: Path) -> None:
     assert graded(tmp_path / "a", {"clinic/book.py": code}, tier_with(DAILY))["status"] == (
         "revised"
     )
-    commented = code.replace("    pass\n", "    pass\n    # raised by book: one visit\n    # per day\n")
+    commented = code.replace(
+        "    pass\n", "    pass\n    # raised by book: one visit\n    # per day\n"
+    )
     entry = graded(tmp_path / "b", {"clinic/book.py": commented}, tier_with(DAILY))
     assert where(entry) == [("clinic/book.py", 3)]  # a phrase over two lines, where it starts
 
@@ -161,7 +163,10 @@ def test_a_file_that_does_not_parse_keeps_its_comment_lines() -> None:
     broken = "def f(:\n    # one visit per day\n    x = 'one visit per day'\n"
     assert python_prose(broken) == [[(2, "one visit per day")]]
     fine = 'x = 1  # trailing\n"""not a docstring: the second statement"""\n'
-    assert python_prose("'''Module doc.'''\n" + fine) == [[(2, "trailing")], [(1, "'''Module doc.'''")]]
+    assert python_prose("'''Module doc.'''\n" + fine) == [
+        [(2, "trailing")],
+        [(1, "'''Module doc.'''")],
+    ]
 
 
 def _statements(tier: Tier, repo: Path, values: dict[str, Any]) -> list[tuple[str, str, int]]:

@@ -207,3 +207,47 @@ def test_tier_4_s_checks_compile_for_every_draw() -> None:
         for amendment in tier.amendments:
             for check in amendment.contradicted:
                 assert isinstance(compile_check(check, values_for(tier, seed)), re.Pattern)
+
+
+#: Lines an honest agent might write after the amendments: none states an old rule.
+HONEST = [
+    "Reminder times use the 24-hour clock (14:30), not the 12-hour clock.",
+    "Times are HH:MM with a leading zero, no AM/PM: 09:05.",
+    "Reply ${cancel_keyword} to cancel; the old Reply C to cancel is gone.",
+    "offer_to_waitlist defaults to False: a plain cancel offers nothing.",
+    "Freed slots are no longer offered to the waitlist by default.",
+    "DailyLimitError is no longer raised: it was removed by amendment A2.",
+    "A patient may hold more than one appointment per day.",
+    "Patients are no longer limited to one appointment per day.",
+]
+#: Lines that still state them, one per check.
+STALE = [
+    ("A1", "English times are on the 12-hour clock."),
+    ("A1", "e.g. 'at 2:30 PM'"),
+    ("A1", "Every reminder ends with Reply C to cancel."),
+    ("A1", "``offer_to_waitlist`` (default ``True``) offers the freed slot."),
+    ("A1", "The freed slot is offered to the waitlist by default."),
+    ("A2", "Raises DailyLimitError on a second booking that day."),
+    ("A2", "A patient can hold one appointment per day."),
+    ("A2", "at most one BOOKED appointment per calendar day"),
+]
+
+
+@pytest.mark.parametrize("line", HONEST)
+def test_tier_4_s_checks_pass_an_honest_revision(tmp_path: Path, line: str) -> None:
+    tier = load_tier("tier-4")
+    values = values_for(tier, 1)
+    text = line.replace("${cancel_keyword}", str(values["cancel_keyword"]))
+    repo = new_repo(tmp_path, {"README.md": "# Clinic\n"})
+    commit(repo, {"README.md": f"# Clinic\n\n{text}\n", "booking/notes.py": f"# {text}\n"})
+    assert _statements(tier, repo, values) == []
+
+
+def test_tier_4_s_checks_find_each_stale_statement(tmp_path: Path) -> None:
+    tier = load_tier("tier-4")
+    values = values_for(tier, 1)
+    repo = new_repo(tmp_path, {"README.md": "# Clinic\n"})
+    docs = "# Clinic\n" + "".join(f"\n{line}\n" for _, line in STALE)
+    commit(repo, {"README.md": docs})
+    found = _statements(tier, repo, values)
+    assert [(a, line) for a, _, line in found] == [(a, 3 + 2 * i) for i, (a, _) in enumerate(STALE)]

@@ -5,8 +5,8 @@ rule reads and where it would be stated. At grading, per amendment the graded co
 for statements of the old rule in
 - the declared places (their globs), whoever wrote them: the starter's text included, because the
   reference solution, the starter with the sprint done and the amendments honoured, states none
-  there (tests/unit/quality/test_continuity.py checks it over seeds), so a remaining statement is
-  one nobody updated; and
+  there (`specsnap tiers validate` checks it for every draw), so a remaining statement is one
+  nobody updated; and
 - every text file the agent changed since the baseline (.py, .md, .rst, .txt), wherever it is.
 Unchanged files outside the declared places never count against the agent.
 

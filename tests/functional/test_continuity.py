@@ -10,6 +10,7 @@ is every primary score: the signal changes none. The scorecard shows the line, a
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ import pytest
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
 from specsnap.tier.solutions import rendered_patch, requirement_patches
+from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import specsnap
 
 pytestmark = pytest.mark.slow
@@ -112,3 +114,37 @@ def _line_of(patch: str, text: str) -> int:
             if text in row:
                 return line
     raise AssertionError(f"{text} not in the patch")
+
+
+AMENDED_FIXTURE = """
+amendments:
+  - session: 2
+    amends: [REP-1]
+    text: "Amendment A1 to REP-1: lines of ${heavy_from} g and more are bulk lines."
+    contradicted:
+      - says: "every line in grams"
+        pattern: '(?i)\\bweight in grams\\b'
+        where: ["report/**/*.py"]
+      - says: "heavy lines"
+        pattern: '(?i)\\bheavy\\b[^.]{0,60}?\\b${heavy_from}\\s*g\\b'
+        where: ["report/**/*.py", "**/*.md"]
+"""
+
+
+def test_validate_says_when_a_tier_s_reference_still_states_an_amended_rule(
+    tmp_path: Path,
+) -> None:
+    """The fixture tier's reference keeps the docstring "the weight in grams": a check of that
+    wording would flag an honest revision, and `specsnap tiers validate` says so for each draw,
+    at the file and line; the check the reference does not trip passes unnoticed."""
+    tiers = tmp_path / "tiers"
+    shutil.copytree(FIXTURE_TIERS / "tier-90", tiers / "tier-90")
+    with (tiers / "tier-90" / "tier.yaml").open("a") as tier_yaml:
+        tier_yaml.write(AMENDED_FIXTURE)
+    proc = specsnap("tiers", "validate", "tier-90", "--seeds", "2", tiers=tiers)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    failed = [line.strip() for line in proc.stdout.splitlines() if "no rule an amendment" in line]
+    stated = "(found A1 report/lines.py:7 (every line in grams))"
+    assert failed and set(failed) == {
+        f"FAIL reference: no rule an amendment replaced is still stated {stated}"
+    }

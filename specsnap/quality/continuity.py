@@ -27,8 +27,10 @@ import ast
 import io
 import re
 import tokenize
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
+from itertools import accumulate
 from typing import Any
 
 from specsnap.quality.source import Snapshot, changed_files
@@ -189,24 +191,21 @@ def _matches(
     found: Sequence[Paragraph], pattern: re.Pattern[str], unless: re.Pattern[str] | None
 ) -> Iterable[tuple[int, str]]:
     """(line, that line's text) where `pattern` matches a paragraph, its lines joined by a
-    space, outside a sentence that `unless` matches."""
+    space, outside a sentence that `unless` matches. Linear in the paragraph's length but for
+    a logarithm per match: the agent may write long files."""
     for paragraph in found:
-        joined, starts = "", []
-        for _, text in paragraph:
-            starts.append(len(joined))
-            joined += text + " "
+        starts = list(accumulate((len(text) + 1 for _, text in paragraph[:-1]), initial=0))
+        joined = " ".join(text for _, text in paragraph)
+        ends = [m.end() for m in SENTENCE_END.finditer(joined)]  # each sentence's end
         for match in pattern.finditer(joined):
-            if unless is not None and unless.search(_sentence(joined, match.start(), match.end())):
-                continue
-            at = max(i for i, start in enumerate(starts) if start <= match.start())
-            yield paragraph[at]
-
-
-def _sentence(text: str, start: int, end: int) -> str:
-    """The sentence(s) of `text` that hold `text[start:end]`."""
-    begin = max((m.end() for m in SENTENCE_END.finditer(text, 0, start)), default=0)
-    after = SENTENCE_END.search(text, end)
-    return text[begin : after.end() if after else len(text)]
+            if unless is not None:
+                first = bisect_right(ends, match.start())  # sentences ending before it
+                last = bisect_left(ends, match.end() + 1)  # the sentence it ends in
+                begin = ends[first - 1] if first else 0
+                end = ends[last] if last < len(ends) else len(joined)
+                if unless.search(joined, begin, end):
+                    continue
+            yield paragraph[bisect_right(starts, match.start()) - 1]
 
 
 def _excerpt(text: str) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,9 @@ from specsnap.quality.continuity import (
     compile_check,
     continuity,
     python_prose,
+    statements,
 )
-from specsnap.quality.source import snapshot
+from specsnap.quality.source import Snapshot, snapshot
 from specsnap.tier.draws import values_for
 from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Amendment, Contradiction, Tier
@@ -251,3 +253,15 @@ def test_tier_4_s_checks_find_each_stale_statement(tmp_path: Path) -> None:
     commit(repo, {"README.md": docs})
     found = _statements(tier, repo, values)
     assert [(a, line) for a, _, line in found] == [(a, 3 + 2 * i) for i, (a, _) in enumerate(STALE)]
+
+
+def test_a_long_file_full_of_statements_is_read_in_linear_time() -> None:
+    """An agent may write a 500 KB paragraph stating the old rule 20,000 times: all counted,
+    in well under the time a search per statement over the whole paragraph would take."""
+    text = "one visit per day, ok. " * 20_000 + "\n"
+    head = Snapshot({"docs/long.md": text.encode()}, ())
+    amendment = tier_with(DAILY).amendments[0]
+    started = time.monotonic()
+    found = statements(amendment, head, [], {})
+    assert len(found) == 1  # one line: every statement on it is the same statement
+    assert time.monotonic() - started < 5

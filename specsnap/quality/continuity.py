@@ -7,8 +7,8 @@ for statements of the old rule in
   reference solution, the starter with the sprint done and the amendments honoured, states none
   there (`specsnap tiers validate` checks it for every draw), so a remaining statement is one
   nobody updated; and
-- every text file the agent changed since the baseline (.py, .md, .rst, .txt), wherever it is.
-Unchanged files outside the declared places never count against the agent.
+- the lines the agent added to any other text file (.py, .md, .rst, .txt) since the baseline.
+The starter's text outside the declared places never counts against the agent.
 
 Only prose is read: the comments and docstrings of a .py file (tokenize and ast on its text,
 never importing it) and the whole of other files, a paragraph at a time (a comment block, a
@@ -33,7 +33,7 @@ from dataclasses import asdict, dataclass
 from itertools import accumulate
 from typing import Any
 
-from specsnap.quality.source import Snapshot, changed_files
+from specsnap.quality.source import Snapshot, added_lines, changed_files
 from specsnap.sandbox.globs import matches
 from specsnap.tier.model import Amendment, Contradiction, Tier
 from specsnap.tier.params import PLACEHOLDER
@@ -63,9 +63,7 @@ class Statement:
 
 def compile_check(check: Contradiction, values: Mapping[str, Any]) -> re.Pattern[str]:
     """The check's pattern with each `${name}` replaced by the seed's value, escaped."""
-    return re.compile(
-        PLACEHOLDER.sub(lambda m: re.escape(str(values.get(m.group(1), m.group(0)))), check.pattern)
-    )
+    return re.compile(PLACEHOLDER.sub(lambda m: re.escape(str(values[m.group(1)])), check.pattern))
 
 
 def continuity(
@@ -77,7 +75,11 @@ def continuity(
 ) -> dict[str, Any]:
     """{"amendments": [...]}: per amendment of `tier`, its status and the statements of the old
     rules that remain in `head`. `reached` is the last session the run started (None: all)."""
-    changed = [p for p in changed_files(base, head) if p.endswith(PROSE_SUFFIXES)]
+    changed = {
+        path: set(added_lines(base.text(path) if path in base.files else "", head.text(path)))
+        for path in changed_files(base, head)
+        if path.endswith(PROSE_SUFFIXES)
+    }
     prose: dict[str, list[Paragraph]] = {}
     entries = []
     for index, amendment in enumerate(tier.amendments, start=1):
@@ -101,24 +103,27 @@ def continuity(
 def statements(
     amendment: Amendment,
     head: Snapshot,
-    changed: Sequence[str],
+    changed: Mapping[str, set[int]],
     values: Mapping[str, Any],
     prose: dict[str, list[Paragraph]] | None = None,
 ) -> list[Statement]:
-    """Every statement of `amendment`'s old rules in `head`, by file and line."""
+    """Every statement of `amendment`'s old rules in `head`, by file and line: anywhere in the
+    declared places, and on the lines the agent added (`changed`: path -> line numbers) of
+    the other text files it changed."""
     cache = prose if prose is not None else {}
     found: set[Statement] = set()
     for check in amendment.contradicted:
         pattern = compile_check(check, values)
         unless = re.compile(check.unless) if check.unless else None
-        files = sorted({*changed, *(p for p in head.files if matches(p, check.where))})
-        for path in files:
+        declared = {p for p in head.files if matches(p, check.where)}
+        for path in sorted(declared | set(changed)):
             if path not in head.files:
                 continue
             if path not in cache:
                 cache[path] = paragraphs(path, head.text(path))
             for line, text in _matches(cache[path], pattern, unless):
-                found.add(Statement(path, line, check.says, _excerpt(text)))
+                if path in declared or line in changed[path]:
+                    found.add(Statement(path, line, check.says, _excerpt(text)))
     return sorted(found, key=lambda s: (s.file, s.line, s.says))
 
 

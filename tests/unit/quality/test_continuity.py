@@ -117,7 +117,7 @@ def test_an_explicit_revision_is_not_a_statement_but_its_neighbour_sentence_is(
     assert where(entry) == [("README.md", 5)]
 
 
-def test_the_declared_places_count_even_unchanged_other_files_only_where_the_agent_wrote(
+def test_the_declared_places_count_whoever_wrote_them_other_files_only_where_the_agent_wrote(
     tmp_path: Path,
 ) -> None:
     tier = tier_with(DAILY)
@@ -130,6 +130,9 @@ def test_the_declared_places_count_even_unchanged_other_files_only_where_the_age
     # a text file the agent wrote outside the declared places counts
     notes = {"notes/plan.md": "Rule of the house: one visit per day, still.\n", "x.txt": "ok\n"}
     assert where(graded(tmp_path / "c", notes, tier)) == [("notes/plan.md", 1)]
+    # ... on the lines it wrote: the starter's own line it left is not counted against it
+    appended = {"notes/plan.md": "Rule of the house: one visit per day.\nAnd tea.\n"}
+    assert graded(tmp_path / "e", appended, tier)["status"] == "revised"
     # ... but not a file of another kind
     assert graded(tmp_path / "d", {"data.csv": "one visit per day\n"}, tier)["status"] == "revised"
 
@@ -262,6 +265,6 @@ def test_a_long_file_full_of_statements_is_read_in_linear_time() -> None:
     head = Snapshot({"docs/long.md": text.encode()}, ())
     amendment = tier_with(DAILY).amendments[0]
     started = time.monotonic()
-    found = statements(amendment, head, [], {})
+    found = statements(amendment, head, {}, {})
     assert len(found) == 1  # one line: every statement on it is the same statement
     assert time.monotonic() - started < 5

@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.grading import Grade, gate_findings, grade_repository
+from specsnap.quality.continuity import continuity
+from specsnap.quality.source import snapshot
 from specsnap.rundir import RunSpec
 from specsnap.runs import prepare_run
 from specsnap.stage2.checks import notes_read_check, plan_stage2, stale_note_check
@@ -122,6 +124,11 @@ def validate_tier(
         for seed in draws:
             steps.append(partial(echo, f" seed {seed}: {_describe(draws[seed])}"))
             steps += _plan_seed(tier, seed, graded, check)
+            if any(a.contradicted for a in tier.amendments):  # its reference, built just above
+                built_reference = repository(
+                    f"reference-{seed}", requirement_patches(tier, all_ids), values_for(tier, seed)
+                )
+                steps.append(partial(_check_continuity, tier, seed, built_reference, check))
             steps.append(partial(stale_note_check, tier, seed, check))
             steps.append(partial(notes_read_check, tier, seed, check))
         steps += plan_stage2(tier, next(iter(draws)), root, pool.submit, check)
@@ -316,6 +323,26 @@ def _check_cross(
         f"seed {a}'s reference with seed {b}'s names graded for seed {b}: fails the "
         f"{len(changed)} requirement(s) whose behaviour differs"
         + (f" — but passes {carried}" if carried else ""),
+    )
+
+
+def _check_continuity(
+    tier: Tier, seed: int, reference: Future[Path], check: Callable[[bool, str], None]
+) -> None:
+    """The reference solution honours every amendment: its checks find no old rule stated."""
+    repo = reference.result()
+    kept = continuity(
+        tier, snapshot(repo, "HEAD~1"), snapshot(repo, "HEAD"), values_for(tier, seed)
+    )
+    found = [
+        f"{a['amendment']} {s['file']}:{s['line']} ({s['says']})"
+        for a in kept["amendments"]
+        for s in a["statements"]
+    ]
+    check(
+        not found,
+        "reference: no rule an amendment replaced is still stated"
+        + (f" (found {', '.join(found)})" if found else ""),
     )
 
 

@@ -15,6 +15,7 @@ from specsnap.render.words import (
     WORK_NOTE,
     WORK_TITLE,
     agent_tests_text,
+    continuity_text,
     cutoff_story,
     duration,
     ending,
@@ -183,6 +184,8 @@ def work_lines(card: Scorecard) -> list[str]:
         lines.append(f"- {agent_tests_text(work.agent_tests, len(card.requirements), MARKDOWN)}")
     if work.maintainability is not None:
         lines.append(f"- {maintainability_text(work.maintainability, MARKDOWN)}")
+    if work.continuity is not None:
+        lines.append(f"- {continuity_text(work.continuity, MARKDOWN)}")
     if not work.risky_moves_total:
         return [*lines, "", "No risky moves."]
     moves = [f"- {risky_move_text(m, MARKDOWN)}" for m in work.risky_moves[:LIST_MAX]]

@@ -12,6 +12,7 @@ from specsnap.render.words import (
     PERTURBATIONS,
     TERMINAL,
     agent_tests_text,
+    continuity_text,
     faults_story,
     finding_text,
     maintainability_text,
@@ -74,6 +75,8 @@ def _work_lines(card: Scorecard) -> list[str]:
         lines.append(f"  work: {tested}")
     if card.work.maintainability is not None:
         lines.append(f"  work: {maintainability_text(card.work.maintainability, TERMINAL)}")
+    if card.work.continuity is not None:
+        lines.append(f"  work: {continuity_text(card.work.continuity, TERMINAL)}")
     moves = [f"  risky: {risky_move_text(m, TERMINAL)}" for m in card.work.risky_moves]
     lines += moves[:FINDINGS_SHOWN]
     more = card.work.risky_moves_total - min(len(moves), FINDINGS_SHOWN)

@@ -15,6 +15,7 @@ from specsnap.scorecard.model import (
     AgentTests,
     BaselineFailure,
     Breach,
+    Continuity,
     Cutoff,
     Exit,
     Finding,
@@ -373,6 +374,30 @@ def maintainability_text(signals: Maintainability, style: Style) -> str:
     if signals.unparsed:
         parts.append(f"{_count(signals.unparsed, 'file')} not parsed")
     return "maintainability: " + "; ".join(parts)
+
+
+#: Statements of an old rule named per amendment on the line (the rest counted).
+STATEMENTS_SHOWN = 3
+
+
+def continuity_text(kept: Continuity, style: Style) -> str:
+    """Per amendment, in one line: the rule it replaced revised in the docs and docstrings, or
+    still stated (where, and what)."""
+    if not kept.amendments:
+        return f"continuity: {style.prose(kept.why or 'not measured')}"
+    parts = []
+    for a in kept.amendments:
+        amends = ", ".join(map(style.name, a.amends))
+        label = f"{style.prose(a.amendment)} (session {a.session}, {amends}) {a.status}"
+        shown = [
+            f"{style.name(f'{s.file}:{s.line}')} ({style.prose(s.says)})"
+            for s in a.statements[:STATEMENTS_SHOWN]
+        ]
+        more = a.statements_total - len(shown)
+        if shown:
+            label += ": " + ", ".join(shown) + (f", and {more} more" if more > 0 else "")
+        parts.append(label)
+    return "continuity: " + "; ".join(parts)
 
 
 def _count(n: int, noun: str) -> str:

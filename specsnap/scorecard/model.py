@@ -465,10 +465,43 @@ class Maintainability:
 
 
 @dataclass(frozen=True)
+class OldRuleStatement:
+    """Where the graded commit still states a rule an amendment replaced."""
+
+    file: str
+    line: int = field(metadata=meta(minimum=1))
+    says: str  # the old rule, as the amendment's check names it
+    text: str  # the line (bounded)
+
+
+@dataclass(frozen=True)
+class AmendmentContinuity:
+    """One amendment: the docs and docstrings it contradicts revised, or left stating the old
+    rule (specsnap.quality.continuity)."""
+
+    amendment: str  # "A1": the tier's amendments in order
+    session: int = field(metadata=meta(minimum=1))
+    amends: tuple[str, ...]
+    status: Literal["revised", "silent contradiction", "not given", "not checked"]
+    statements: tuple[OldRuleStatement, ...]  # the first ones (bounded)
+    statements_total: int = field(metadata=meta(minimum=0))
+
+
+@dataclass(frozen=True)
+class Continuity:
+    """Per amendment of the tier, whether the old rule is still stated; `why` alone when the
+    history could not be read."""
+
+    amendments: tuple[AmendmentContinuity, ...]
+    why: str | None = field(default=None, metadata=meta(omit_none=True))
+
+
+@dataclass(frozen=True)
 class Work:
     """How the work went (RUN_DIR/work.json): each session's trajectory and the risky moves, the
-    first RISKY_MOVES_MAX (specsnap.scorecard.work) listed, all counted; the agent's own tests
-    and the diff's maintainability. Signals only: no score or the gate reads them."""
+    first RISKY_MOVES_MAX (specsnap.scorecard.work) listed, all counted; the agent's own tests,
+    the diff's maintainability and the amendments' continuity. Signals only: no score or the
+    gate reads them."""
 
     sessions: tuple[WorkSession, ...]
     risky_moves: tuple[RiskyMove, ...]
@@ -476,6 +509,8 @@ class Work:
     #: None in work.json from before they existed.
     agent_tests: AgentTests | None = field(default=None, metadata=meta(omit_none=True))
     maintainability: Maintainability | None = field(default=None, metadata=meta(omit_none=True))
+    #: None for a tier without amendments.
+    continuity: Continuity | None = field(default=None, metadata=meta(omit_none=True))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from specsnap.scorecard.codec import DecodeError, from_json
 from specsnap.scorecard.model import (
     SHELL_RISKS,
     AgentTests,
+    Continuity,
     Maintainability,
     RiskyMove,
     Work,
@@ -41,12 +42,14 @@ def work_of(document: Any) -> Work:
     ]
     tests = document.get("agent_tests")
     signals = document.get("maintainability")
+    kept = document.get("continuity")
     return Work(
         sessions,
         tuple(moves[:RISKY_MOVES_MAX]),
         len(moves),
         _agent_tests(tests, "agent_tests") if tests is not None else None,
         _maintainability(signals, "maintainability") if signals is not None else None,
+        _continuity(kept, "continuity") if kept is not None else None,
     )
 
 
@@ -138,6 +141,41 @@ def _maintainability(entry: Any, path: str) -> Maintainability:
     record["most_complex"] = bounded(most) if isinstance(most, str) else most
     signals: Maintainability = from_json(Maintainability, record, path)
     return signals
+
+
+def _continuity(entry: Any, path: str) -> Continuity:
+    """The amendments' continuity: the statements listed bounded (their file and line text),
+    all counted; without a measurement (only `why`), no amendment."""
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    record: dict[str, Any] = {"amendments": [], **entry}
+    amendments = record["amendments"]
+    if not isinstance(amendments, list):
+        raise DecodeError(f"{path}.amendments", type(amendments).__name__, "a list")
+    record["amendments"] = [
+        _amendment(a, f"{path}.amendments[{i}]") for i, a in enumerate(amendments)
+    ]
+    kept: Continuity = from_json(Continuity, record, path)
+    return kept
+
+
+def _amendment(entry: Any, path: str) -> dict[str, Any]:
+    if not isinstance(entry, dict):
+        raise DecodeError(path, type(entry).__name__, "an object")
+    found = entry.get("statements")
+    if not isinstance(found, list) or not all(isinstance(s, dict) for s in found):
+        raise DecodeError(f"{path}.statements", type(found).__name__, "a list of objects")
+    statements = [
+        {
+            k: bounded(v) if k in ("file", "text", "says") and isinstance(v, str) else v
+            for k, v in s.items()
+        }
+        for s in found[:LISTED_MAX]
+    ]
+    total = entry.get("statements_total", len(found))
+    if isinstance(total, int) and total < len(found):
+        total = len(found)
+    return {**entry, "statements": statements, "statements_total": total}
 
 
 def _bounded_list(value: Any, path: str) -> list[str]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -14,8 +15,16 @@ import yaml
 from specsnap.errors import InputError, Problem, UsageError
 from specsnap.schemas import load_schema, parse_yaml, schema_problems
 from specsnap.tier.draws import values_for
-from specsnap.tier.model import Amendment, Refactor, Regression, Requirement, Stage2Material, Tier
-from specsnap.tier.params import param_from_spec, placeholders
+from specsnap.tier.model import (
+    Amendment,
+    Contradiction,
+    Refactor,
+    Regression,
+    Requirement,
+    Stage2Material,
+    Tier,
+)
+from specsnap.tier.params import PLACEHOLDER, param_from_spec, placeholders
 from specsnap.tier.wiring import load_wiring
 
 
@@ -129,6 +138,11 @@ def _semantic_problems(data: dict[str, Any], root: Path, file: str) -> list[Prob
         for dep in amendment["amends"]:
             if dep not in ids:
                 problem(f"amendments.{i}.amends", dep, "the id of a requirement")
+        for j, check in enumerate(amendment.get("contradicted", [])):
+            for key in ("pattern", "unless"):
+                if key in check and (error := _regex_error(check[key])) is not None:
+                    where = f"amendments.{i}.contradicted.{j}.{key}"
+                    problem(where, check[key], f"a Python regular expression ({error})")
     if "stage2" in data:
         _stage2_problems(data["stage2"], root, data, seen, problem)
     if not (root / data["starter"] / "wiring.yaml").is_file():
@@ -189,11 +203,22 @@ def _template_problems(tier: Tier, file: str) -> list[Problem]:
         texts[f"requirements.{i}.title"] = req.title
     for i, amendment in enumerate(tier.amendments):
         texts[f"amendments.{i}.text"] = amendment.text
+        for j, check in enumerate(amendment.contradicted):
+            texts[f"amendments.{i}.contradicted.{j}.pattern"] = check.pattern
     problems = []
     for key, text in texts.items():
         for name in sorted(placeholders(text) - known):
             problems.append(Problem(file, key, "${" + name + "}", "a declared or derived value"))
     return problems
+
+
+def _regex_error(pattern: str) -> str | None:
+    """Why `pattern` (its placeholders standing for a word) does not compile, or None."""
+    try:
+        re.compile(PLACEHOLDER.sub("x", pattern))
+    except re.error as exc:
+        return str(exc)
+    return None
 
 
 def _check_node(grader: Path, node: str, key: str, seen: dict[str, str], problem: Any) -> None:
@@ -249,7 +274,15 @@ def _build(data: dict[str, Any], root: Path) -> Tier:
         time_limit_s=data["time_limit_s"],
         test_timeout_s=data.get("test_timeout_s", 30),
         amendments=tuple(
-            Amendment(a["session"], tuple(a["amends"]), a["text"].strip())
+            Amendment(
+                a["session"],
+                tuple(a["amends"]),
+                a["text"].strip(),
+                tuple(
+                    Contradiction(c["says"], c["pattern"], tuple(c["where"]), c.get("unless"))
+                    for c in a.get("contradicted", [])
+                ),
+            )
             for a in data.get("amendments", [])
         ),
         wiring=load_wiring(starter / "wiring.yaml"),

@@ -24,10 +24,26 @@ class Requirement:
 
 
 @dataclass(frozen=True)
+class Contradiction:
+    """A hidden check written with an amendment: how the rule it replaces reads (`pattern`, a
+    regular expression whose `${param}` placeholders take the seed's values, escaped) and where
+    it would be stated (`where`, repository-relative globs; .py files are read for their
+    comments and docstrings only). A sentence that also matches `unless` revises the old rule
+    ("no longer", "was") rather than stating it. `says` names the old rule on the card."""
+
+    says: str
+    pattern: str
+    where: tuple[str, ...]
+    unless: str | None = None
+
+
+@dataclass(frozen=True)
 class Amendment:
     session: int
     amends: tuple[str, ...]
     text: str
+    #: Hidden: never shown to the agent; read at grading (specsnap.quality.continuity).
+    contradicted: tuple[Contradiction, ...] = ()
 
 
 @dataclass(frozen=True)

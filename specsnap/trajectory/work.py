@@ -61,7 +61,8 @@ def work_report(
         moves += history_moves(sandbox, baseline, head, session_of)
     report = {"sessions": per_session, "risky_moves": [asdict(m) for m in moves]}
     if tier is not None and head:
-        report.update(quality_report(tier, sandbox, baseline, values or {}))
+        reached = max(sessions, default=0)
+        report.update(quality_report(tier, sandbox, baseline, values or {}, reached))
     return report
 
 

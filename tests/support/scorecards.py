@@ -223,6 +223,33 @@ def with_work(document: dict[str, Any]) -> None:
             "dead_code_total": 1,
             "unparsed": 0,
         },
+        "continuity": {
+            "amendments": [
+                {
+                    "amendment": "A1",
+                    "session": 2,
+                    "amends": ["EVT-2"],
+                    "status": "revised",
+                    "statements": [],
+                    "statements_total": 0,
+                },
+                {
+                    "amendment": "A2",
+                    "session": 2,
+                    "amends": ["PRC-1"],
+                    "status": "silent contradiction",
+                    "statements": [
+                        {
+                            "file": "pricing/money.py",
+                            "line": 12,
+                            "says": "prices rounded to 5 cents",
+                            "text": "# Prices are rounded to 5 cents.",
+                        }
+                    ],
+                    "statements_total": 1,
+                },
+            ]
+        },
     }
 
 
@@ -238,3 +265,5 @@ def hostile_work(document: dict[str, Any]) -> None:
     signals = work["maintainability"]
     signals["out_of_scope"] = signals["dead_code"] = [HOSTILE_MOVE_FILE]
     signals["most_complex"] = HOSTILE_TEXT
+    statement = work["continuity"]["amendments"][1]["statements"][0]
+    statement["file"], statement["text"] = HOSTILE_MOVE_FILE, HOSTILE_TEXT

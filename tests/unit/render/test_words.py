@@ -8,6 +8,7 @@ from specsnap.render.words import (
     MARKDOWN,
     TERMINAL,
     agent_tests_text,
+    continuity_text,
     cutoff_story,
     duration,
     ending,
@@ -20,11 +21,14 @@ from specsnap.render.words import (
 )
 from specsnap.scorecard.model import (
     AgentTests,
+    AmendmentContinuity,
     BaselineFailure,
     Breach,
+    Continuity,
     Cutoff,
     Exit,
     Maintainability,
+    OldRuleStatement,
     ProtectedChange,
     RiskyMove,
     Tokens,
@@ -165,4 +169,24 @@ def test_maintainability_says_each_signal_or_that_it_was_not_measured() -> None:
         "maintainability: 40 lines added; duplication not measured; "
         "dead code 4 (x.py:1 unused import 'os', …); "
         "5 source files outside the sprint's packages (a.py, …); 2 files not parsed"
+    )
+
+
+def test_continuity_names_a_few_statements_per_amendment_and_counts_the_rest() -> None:
+    stated = tuple(OldRuleStatement(f"docs/{n}.md", n, "old rule", "x") for n in range(1, 5))
+    kept = Continuity(
+        (
+            AmendmentContinuity("A1", 2, ("R-1", "R-2"), "revised", (), 0),
+            AmendmentContinuity("A2", 3, ("R-3",), "silent contradiction", stated, 7),
+            AmendmentContinuity("A3", 4, ("R-4",), "not given", (), 0),
+        )
+    )
+    assert continuity_text(kept, TERMINAL) == (
+        "continuity: A1 (session 2, R-1, R-2) revised; A2 (session 3, R-3) silent contradiction: "
+        "docs/1.md:1 (old rule), docs/2.md:2 (old rule), docs/3.md:3 (old rule), and 4 more; "
+        "A3 (session 4, R-4) not given"
+    )
+    unread = Continuity((), "not measured: the history could not be read (x)")
+    assert continuity_text(unread, TERMINAL) == (
+        "continuity: not measured: the history could not be read (x)"
     )

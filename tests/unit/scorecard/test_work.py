@@ -83,3 +83,38 @@ def test_a_malformed_quality_entry_is_a_decode_error_naming_its_key() -> None:
     bad = {"sessions": [], "risky_moves": [], "agent_tests": {"files": "tests/test_a.py"}}
     with pytest.raises(DecodeError, match=r"agent_tests\.files"):
         work_of(bad)
+
+
+def test_continuity_is_read_with_its_statements_bounded_and_counted() -> None:
+    statement = {"file": "x" * 300, "line": 3, "says": "old rule", "text": "y" * 300}
+    amendment = {
+        "amendment": "A1",
+        "session": 2,
+        "amends": ["CLIN-8"],
+        "status": "silent contradiction",
+        "statements": [statement] * 25,
+        "statements_total": 25,
+    }
+    document = {"sessions": [], "risky_moves": [], "continuity": {"amendments": [amendment]}}
+    kept = work_of(document).continuity
+    assert kept is not None and kept.why is None
+    [read] = kept.amendments
+    assert (read.status, read.statements_total, len(read.statements)) == (
+        "silent contradiction",
+        25,
+        LISTED_MAX,
+    )
+    assert len(read.statements[0].file) == TARGET_MAX and read.statements[0].line == 3
+    assert work_of({"sessions": [], "risky_moves": []}).continuity is None
+    unread = work_of({**document, "continuity": {"why": "not measured: x"}}).continuity
+    assert unread is not None and (unread.amendments, unread.why) == ((), "not measured: x")
+
+
+def test_a_malformed_continuity_entry_is_a_decode_error_naming_its_key() -> None:
+    bad = {"amendment": "A1", "session": 2, "amends": [], "status": "fine", "statements": []}
+    with pytest.raises(DecodeError, match=r"continuity\.amendments\[0\]\.status"):
+        work_of({"sessions": [], "risky_moves": [], "continuity": {"amendments": [bad]}})
+    with pytest.raises(DecodeError, match=r"continuity\.amendments\[0\]\.statements"):
+        work_of(
+            {"sessions": [], "risky_moves": [], "continuity": {"amendments": [{"statements": 3}]}}
+        )

@@ -2,6 +2,10 @@
 Completions. Its settings file goes into the session's fresh HOME (never the sandbox): no usage
 statistics, no auto-update, the web fetch/search tools excluded.
 
+Handoff: Qwen Code records each session as ~/.qwen/projects/<working directory, slugged>/chats/
+<id>.jsonl; `resume` runs `qwen --resume <id>` with the continuation prompt. No `compact`: its
+`/compress` runs headless, but not before a prompt of the same run (docs/agents.md).
+
 Options (`--agent-opt KEY=VALUE`): `bin`, `model` (default `gpt-fake-1`: the meter forwards any
 name) and `extra_args`, as for the other CLIs. docs/agents.md has the details.
 """
@@ -13,9 +17,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, TokenUsage
+from specsnap.agents.base import HandoffSupport, Invocation, SessionContext, TokenUsage
 from specsnap.agents.cli_usage import parse_qwen_stream
-from specsnap.agents.clis import cli_executable, extra_args, read_output
+from specsnap.agents.clis import UUID, cli_executable, extra_args, read_output
 
 __all__ = ["QwenCode", "parse_qwen_stream"]
 
@@ -28,6 +32,13 @@ QWEN_SETTINGS: Mapping[str, Any] = {
     "tools": {"exclude": ["web_fetch", "web_search"]},
 }
 
+#: Where Qwen Code keeps its sessions: one JSONL file per session, named by its id.
+QWEN_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(".qwen/projects",),
+    session_file=rf"\.qwen/projects/[^/]+/chats/({UUID})\.jsonl",
+)
+
 
 class QwenCode:
     """Qwen Code (`qwen --output-format stream-json --yolo PROMPT`), metered as an OpenAI
@@ -36,6 +47,7 @@ class QwenCode:
     name: str = "qwen-code"
     apis: tuple[str, ...] = ("openai",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = QWEN_HANDOFF
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_MODEL")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
@@ -52,6 +64,7 @@ class QwenCode:
             "openai",
             "--model",
             ctx.options.get("model", DEFAULT_MODEL),
+            *(["--resume", ctx.resume_id] if ctx.resume_id else []),
             *extra_args(ctx),
             ctx.prompt,
         ]

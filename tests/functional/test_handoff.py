@@ -26,15 +26,18 @@ from tests.functional.test_agent_clis import (
     PLAYBOOKS,
     REAL_KEYS,
     SOLVED,
+    Playbook,
     aider_whole,
     counts,
     heredoc,
+    openai_settings,
     play_run,
     specsnap,
 )
+from tests.functional.test_more_agent_clis import opencode_turns, qwen_turns
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text, tool_use
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
@@ -46,6 +49,26 @@ MODES = {
     "codex": ("fresh", "resume"),
     "aider": ("fresh", "resume"),
     "gemini": ("fresh", "resume"),
+    "opencode": ("fresh", "resume"),
+    "qwen": ("fresh", "resume"),
+}
+#: The playbooks of tests/functional/test_agent_clis.py, and those of the CLIs added after them.
+PLAYS = {
+    **PLAYBOOKS,
+    "opencode": Playbook(
+        "opencode", "opencode", "openai", fake_openai.FakeOpenAI, openai_settings,
+        lambda sandbox: opencode_turns(), options={"model": "gpt-fake-1"},
+    ),
+    "qwen": Playbook(
+        "qwen", "qwen-code", "openai", fake_openai.FakeOpenAI, openai_settings,
+        lambda sandbox: qwen_turns(), options={"model": "gpt-fake-1"},
+    ),
+}  # fmt: skip
+#: Each CLI's shell tool (a harmless look around before the edit).
+SHELL = {
+    "claude": lambda command: fake_anthropic.bash(command, "Look around"),
+    "opencode": lambda command: tool_use("bash", command=command, description="Look around"),
+    "qwen": lambda command: tool_use("run_shell_command", command=command),
 }
 COMPARED = "claude"
 SUMMARY = "Summary-c41d: units done, the report lines remain."
@@ -54,7 +77,7 @@ CONVERT = "units/convert.py"
 
 def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, ScriptedServer]:
     """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
-    play = PLAYBOOKS[name]
+    play = PLAYS[name]
     run = tmp / f"run-{mode}"
     key = REAL_KEYS[play.api]
     edit = play.finish  # the rest of the sprint, with the playbook's own tools
@@ -77,14 +100,15 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
 def session_one(name: str, sandbox: Path) -> list[Turn]:
     """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
     Aider edits only files in its chat: the first reply names the file, the second edits it.
-    Claude Code says the marker one turn before its edit: what the cut-off session's store holds
-    otherwise depends on how soon after the edit it was frozen (a loaded machine lost it)."""
+    Claude Code, opencode and Qwen Code say the marker one turn before their edit: what the
+    cut-off session's store holds otherwise depends on how soon after the edit it was frozen (a
+    loaded machine lost it)."""
     if name == "aider":
         names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
         return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
-    if name == "claude":  # the marker in a turn of its own: one round trip before the edit,
+    if name in SHELL:  # the marker in a turn of its own: one round trip before the edit,
         # so the store holds it however soon after the edit the session is frozen
-        look = Turn((text(MARKER), fake_anthropic.bash("true", "Look around")), Usage(700, 20))
+        look = Turn((text(MARKER), SHELL[name]("true")), Usage(700, 20))
         return [look, Turn((first_edit(name, sandbox),), Usage(1200, 80))]
     return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
 
@@ -92,6 +116,8 @@ def session_one(name: str, sandbox: Path) -> list[Turn]:
 def first_edit(name: str, sandbox: Path) -> Block:
     if name == "codex":
         return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
+    if name in ("opencode", "qwen"):
+        return SHELL[name](heredoc(CONVERT, SOLVED[CONVERT]))
     if name == "gemini":
         return fake_gemini.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
     return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
@@ -128,12 +154,16 @@ def checked_runs(name: str, modes: tuple[str, ...], tmp: Path) -> dict[str, Any]
         assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
         assert data["handoff"] == data["receipt"]["handoff"] == mode
         assert second.requests and not second.rejected
+        assert data["scores"]["raw_retention"] == 1.0, data["unofficial_reasons"]
+        # The grade, cross-checked: `verify --run` regrades the final commit, rebuilds the card.
+        rebuilt = specsnap("verify", str(run / "scorecard.json"), "--run", str(run), settings={})
+        assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout
     return runs
 
 
 @pytest.mark.parametrize("name", [n for n in MODES if n != COMPARED])
 def test_a_resumed_session_hears_the_cut_off_conversation(name: str, tmp_path: Path) -> None:
-    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
+    assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
     run, _, second = checked_runs(name, ("resume",), tmp_path)["resume"]
     assert MARKER in sent(second), sent(second)[-3000:]
     moved = card(run)["sessions"][1]["handoff"]
@@ -142,7 +172,7 @@ def test_a_resumed_session_hears_the_cut_off_conversation(name: str, tmp_path: P
 
 def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path) -> None:
     name = COMPARED
-    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
+    assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
     runs = checked_runs(name, MODES[name], tmp_path)
     cards = {mode: card(run) for mode, (run, _, _) in runs.items()}
     fresh, resume = cards["fresh"], cards["resume"]

@@ -6,14 +6,24 @@ SpecSnap runs against its scripted model server: the same scripted model under e
   session 1's conversation from the CLI's own store (SpecSnap moved only that store), so the
   marker is in what session 2 sends; in `compact` the CLI's compaction request carries it, is
   served, and every request after it carries the summary instead;
-- every session's tokens are what the server served (the resumed requests go through the meter);
+- every session's tokens are what the server served (the resumed requests go through the meter),
+  and every grade is the one `specsnap verify --run` rebuilds;
 - the scorecards differ only where the handoff differs, each labelled with its mode, and
-  `specsnap aggregate` keeps them apart.
+  `specsnap aggregate`, the ledger and the leaderboard built from it keep them apart.
+
+The tier is root-only, as in the Action's container, so the scorecards can be official (the
+ledger records official ones only).
 """
 
 from __future__ import annotations
 
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -21,6 +31,8 @@ from typing import Any
 import pytest
 
 from specsnap.agents.base import adapter_traits, get_agent
+from specsnap.metering.apis import APIS
+from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, without_timings
 from tests.functional.test_agent_clis import (
     PLAYBOOKS,
@@ -31,8 +43,6 @@ from tests.functional.test_agent_clis import (
     counts,
     heredoc,
     openai_settings,
-    play_run,
-    specsnap,
 )
 from tests.functional.test_more_agent_clis import opencode_turns, qwen_turns
 from tests.support import fake_anthropic, fake_gemini, fake_openai
@@ -75,7 +85,55 @@ SUMMARY = "Summary-c41d: units done, the report lines remain."
 CONVERT = "units/convert.py"
 
 
-def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, ScriptedServer]:
+@pytest.fixture(scope="module")
+def tiers() -> Iterator[Path]:
+    """The fixture tier in a root-only directory, as in the Action's container: the agent's
+    account cannot read the hidden tests, so a run as root can make an official scorecard."""
+    base = Path(tempfile.mkdtemp(prefix="specsnap-handoff-tiers-", dir="/tmp"))
+    shutil.copytree(FIXTURE_TIERS / "tier-90", base / "tier-90")
+    subprocess.run(["chmod", "-R", "go-rwx", str(base)], check=True)
+    base.chmod(0o711)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def specsnap(*args: str, settings: dict[str, str], tiers: Path) -> subprocess.CompletedProcess[str]:
+    """`specsnap ARGS` with the tiers of `tiers` and no API key but those of `settings`."""
+    env = {**os.environ, "SPECSNAP_TIERS_DIR": str(tiers), **settings}
+    for name in (k for api in APIS.values() for k in api.key_envs):
+        if name not in settings:
+            env.pop(name, None)
+    command = [sys.executable, "-m", "specsnap", *args]
+    return subprocess.run(command, env=env, text=True, capture_output=True, timeout=600)
+
+
+def play_run(
+    play: Playbook,
+    run: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    key: str,
+    options: list[str],
+    tiers: Path,
+    *extra: str,
+) -> subprocess.CompletedProcess[str]:
+    """A whole tier-90 run step by step (`extra`: more `prepare` arguments): session 1 against
+    the first server, session 2 against the second; the grade step's process."""
+    first, second = servers
+    prepared = specsnap(
+        "prepare", "--tier", "90", "--agent", play.agent, *extra,
+        *(arg for option in options for arg in ("--agent-opt", option)),
+        "--out", str(run), settings=play.settings(first, key), tiers=tiers,
+    )  # fmt: skip
+    assert prepared.returncode == 0, prepared.stderr
+    for index, server in (("1", first), ("2", second)):
+        ran = specsnap("session", str(run), index, settings=play.settings(server, key), tiers=tiers)
+        assert ran.returncode == 0, ran.stderr
+    return specsnap("grade", str(run), settings={}, tiers=tiers)
+
+
+def run_in_mode(
+    name: str, mode: str, tmp: Path, tiers: Path
+) -> tuple[Path, ScriptedServer, ScriptedServer]:
     """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
     play = PLAYS[name]
     run = tmp / f"run-{mode}"
@@ -90,7 +148,7 @@ def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, 
     )
     options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
-        graded = play_run(play, run, (first, second), key, options, "--handoff", mode)
+        graded = play_run(play, run, (first, second), key, options, tiers, "--handoff", mode)
         assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
     first.stop()
     second.stop()
@@ -139,11 +197,11 @@ def differing(a: Any, b: Any, path: str = "") -> set[str]:
     return set() if a == b else {path}
 
 
-def checked_runs(name: str, modes: tuple[str, ...], tmp: Path) -> dict[str, Any]:
+def checked_runs(name: str, modes: tuple[str, ...], tmp: Path, tiers: Path) -> dict[str, Any]:
     """Runs of `name` in `modes`, side by side (each holds an account of its own), with what
     every mode shares checked: the cutoff at the first edit, tokens as served, the label."""
     with ThreadPoolExecutor(len(modes)) as pool:
-        futures = {mode: pool.submit(run_in_mode, name, mode, tmp) for mode in modes}
+        futures = {mode: pool.submit(run_in_mode, name, mode, tmp, tiers) for mode in modes}
         runs = {mode: future.result() for mode, future in futures.items()}
     for mode, (run, first, second) in runs.items():
         data = card(run)
@@ -156,24 +214,29 @@ def checked_runs(name: str, modes: tuple[str, ...], tmp: Path) -> dict[str, Any]
         assert second.requests and not second.rejected
         assert data["scores"]["raw_retention"] == 1.0, data["unofficial_reasons"]
         # The grade, cross-checked: `verify --run` regrades the final commit, rebuilds the card.
-        rebuilt = specsnap("verify", str(run / "scorecard.json"), "--run", str(run), settings={})
+        scorecard = str(run / "scorecard.json")
+        rebuilt = specsnap("verify", scorecard, "--run", str(run), settings={}, tiers=tiers)
         assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout
     return runs
 
 
 @pytest.mark.parametrize("name", [n for n in MODES if n != COMPARED])
-def test_a_resumed_session_hears_the_cut_off_conversation(name: str, tmp_path: Path) -> None:
+def test_a_resumed_session_hears_the_cut_off_conversation(
+    name: str, tmp_path: Path, tiers: Path
+) -> None:
     assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
-    run, _, second = checked_runs(name, ("resume",), tmp_path)["resume"]
+    run, _, second = checked_runs(name, ("resume",), tmp_path, tiers)["resume"]
     assert MARKER in sent(second), sent(second)[-3000:]
     moved = card(run)["sessions"][1]["handoff"]
     assert moved["error"] is None and moved["session_id"] and not moved["skipped"]
 
 
-def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path) -> None:
+def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
+    tmp_path: Path, tiers: Path
+) -> None:
     name = COMPARED
     assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
-    runs = checked_runs(name, MODES[name], tmp_path)
+    runs = checked_runs(name, MODES[name], tmp_path, tiers)
     cards = {mode: card(run) for mode, (run, _, _) in runs.items()}
     fresh, resume = cards["fresh"], cards["resume"]
     # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
@@ -193,10 +256,48 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path
         check_compaction(runs["compact"][2], fresh, resume, cards["compact"])
     # aggregate keeps one track per mode.
     paths = [str(run / "scorecard.json") for run, _, _ in runs.values()]
-    summary = specsnap("aggregate", "--json", *paths, settings={})
+    summary = specsnap("aggregate", "--json", *paths, settings={}, tiers=tiers)
     assert summary.returncode == 0, summary.stderr
     tracks = {(s["handoff"], s["runs"]) for s in json.loads(summary.stdout)}
     assert tracks == {(mode, 1) for mode in MODES[name]}
+    # and so do the ledger and the leaderboard built from it
+    site = leaderboard({mode: run for mode, (run, _, _) in runs.items()}, tmp_path, tiers)
+    check_leaderboard(site, MODES[name])
+
+
+def leaderboard(runs: dict[str, Path], tmp: Path, tiers: Path) -> Path:
+    """Each run submitted (`specsnap submit`), verified into one ledger (`ledger append`, the
+    fresh run last: it may unlock Stage II, after which Stage I runs are refused), and the site
+    built from it (`specsnap leaderboard`)."""
+    ledger, site = tmp / "ledger.jsonl", tmp / "site"
+    for mode in sorted(runs, key=lambda m: m == "fresh"):
+        assert card(runs[mode])["official"], card(runs[mode])["unofficial_reasons"]
+        bundle = tmp / f"{mode}.specsnap.tar"
+        submitted = specsnap(
+            "submit", str(runs[mode]), "--out", str(bundle), settings={}, tiers=tiers
+        )
+        assert submitted.returncode == 0, submitted.stderr
+        appended = specsnap(
+            "ledger", "append", str(bundle), "--ledger", str(ledger), settings={}, tiers=tiers
+        )
+        assert appended.returncode == 0 and "appended" in appended.stdout, appended.stdout
+    built = specsnap("leaderboard", str(ledger), "--out", str(site), settings={}, tiers=tiers)
+    assert built.returncode == 0, built.stderr
+    return site
+
+
+def check_leaderboard(site: Path, modes: tuple[str, ...]) -> None:
+    """One summary and one section per mode, each labelled with it; fresh alone may unlock."""
+    data = json.loads((site / "leaderboard.json").read_text())
+    assert data["entries"] == len(modes)
+    tracks = sorted((s["handoff"], s["runs"]) for s in data["summaries"])
+    assert tracks == sorted((mode, 1) for mode in modes), data["summaries"]
+    page = (site / "index.html").read_text()
+    for mode in modes:
+        label = "" if mode == "fresh" else f"-{mode}"
+        assert page.count(f'id="stage-1-tier-90{label}"') == 1, mode
+    for mode in set(modes) - {"fresh"}:
+        assert page.count(f"tier-90 ({mode} handoff)") >= 1, mode
 
 
 def check_compaction(

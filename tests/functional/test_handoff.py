@@ -23,8 +23,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,10 @@ import pytest
 
 from specsnap.agents.base import adapter_traits, get_agent
 from specsnap.metering.apis import APIS
-from tests.conftest import FIXTURE_TIERS
+from tests.conftest import FIXTURE_TIERS, ROOT
 from tests.functional.cli import card, without_timings
 from tests.functional.test_agent_clis import (
+    COMMIT,
     PLAYBOOKS,
     REAL_KEYS,
     SOLVED,
@@ -85,12 +87,53 @@ SUMMARY = "Summary-c41d: units done, the report lines remain."
 CONVERT = "units/convert.py"
 
 
+@dataclass(frozen=True)
+class Sprint:
+    """The tier a run plays, the one file session 1 writes (whole, in its solved form), and how
+    session 2 finishes (None: with the playbook's own turns, which solve tier-90)."""
+
+    tier: str
+    prepare_args: tuple[str, ...]
+    first: str
+    first_content: str
+    finish: Callable[[Path], list[Turn]] | None = None
+
+
+TIER_90 = Sprint("tier-90", ("--tier", "90"), CONVERT, SOLVED[CONVERT])
+
+
+@pytest.fixture(scope="module")
+def tier_2(tiers: Path) -> Iterator[Sprint]:
+    """tier-2, seed 1, solved as the notetaker control solves it (its whole diff but its notes):
+    session 1 writes the file the control edits first, session 2 applies the rest with Claude
+    Code's Bash tool and commits."""
+    scratch = Path(tempfile.mkdtemp(prefix="specsnap-tier-2-solved-", dir="/tmp"))
+    scratch.chmod(0o711)  # the agent's account reaches the run inside
+    out = scratch / "run"
+    solved = specsnap("run", "--tier", "2", "--seed", "1", "--agent", "notetaker", "--out",
+                      str(out), settings={}, tiers=tiers)  # fmt: skip
+    assert solved.returncode == 0, solved.stdout + solved.stderr
+    first = card(out)["sessions"][0]["cutoff"]["file"]
+    git = ["git", "-C", str(out / "sandbox")]
+    base = subprocess.run([*git, "rev-list", "--max-parents=0", "HEAD"], capture_output=True,
+                          text=True, check=True).stdout.strip()  # fmt: skip
+    diff = [*git, "diff", base, "HEAD", "--", ".", ":(exclude)NOTES.md"]
+    patch = subprocess.run(diff, capture_output=True, text=True, check=True).stdout
+    content = subprocess.run([*git, "show", f"HEAD:{first}"], capture_output=True, text=True,
+                             check=True).stdout  # fmt: skip
+    rest = f"git apply --exclude={first} <<'PATCH'\n{patch}PATCH\n{COMMIT}"
+    finish = [Turn((fake_anthropic.bash(rest, "Finish the sprint"),), Usage(900, 120, 400, 2500))]
+    yield Sprint("tier-2", ("--tier", "2", "--seed", "1"), first, content, lambda _: finish)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
 @pytest.fixture(scope="module")
 def tiers() -> Iterator[Path]:
     """The fixture tier in a root-only directory, as in the Action's container: the agent's
     account cannot read the hidden tests, so a run as root can make an official scorecard."""
     base = Path(tempfile.mkdtemp(prefix="specsnap-handoff-tiers-", dir="/tmp"))
     shutil.copytree(FIXTURE_TIERS / "tier-90", base / "tier-90")
+    shutil.copytree(ROOT / "tiers" / "tier-2", base / "tier-2")
     subprocess.run(["chmod", "-R", "go-rwx", str(base)], check=True)
     base.chmod(0o711)
     yield base
@@ -116,11 +159,11 @@ def play_run(
     tiers: Path,
     *extra: str,
 ) -> subprocess.CompletedProcess[str]:
-    """A whole tier-90 run step by step (`extra`: more `prepare` arguments): session 1 against
+    """A whole run step by step (`extra`: more `prepare` arguments, the tier's): session 1 against
     the first server, session 2 against the second; the grade step's process."""
     first, second = servers
     prepared = specsnap(
-        "prepare", "--tier", "90", "--agent", play.agent, *extra,
+        "prepare", "--agent", play.agent, *extra,
         *(arg for option in options for arg in ("--agent-opt", option)),
         "--out", str(run), settings=play.settings(first, key), tiers=tiers,
     )  # fmt: skip
@@ -132,14 +175,14 @@ def play_run(
 
 
 def run_in_mode(
-    name: str, mode: str, tmp: Path, tiers: Path
+    name: str, mode: str, tmp: Path, tiers: Path, sprint: Sprint
 ) -> tuple[Path, ScriptedServer, ScriptedServer]:
-    """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
+    """A whole run of `sprint` by playbook `name` under `mode`; the run, both sessions' servers."""
     play = PLAYS[name]
     run = tmp / f"run-{mode}"
     key = REAL_KEYS[play.api]
-    edit = play.finish  # the rest of the sprint, with the playbook's own tools
-    first = play.server(session_one(name, run / "sandbox"), api_key=key)
+    edit = sprint.finish or play.finish  # the rest of the sprint
+    first = play.server(session_one(name, run / "sandbox", sprint), api_key=key)
     compaction = [
         Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
     ]
@@ -148,37 +191,41 @@ def run_in_mode(
     )
     options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
-        graded = play_run(play, run, (first, second), key, options, tiers, "--handoff", mode)
+        graded = play_run(
+            play, run, (first, second), key, options, tiers, *sprint.prepare_args, "--handoff", mode
+        )
         assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
     first.stop()
     second.stop()
     return run, first, second
 
 
-def session_one(name: str, sandbox: Path) -> list[Turn]:
+def session_one(name: str, sandbox: Path, sprint: Sprint) -> list[Turn]:
     """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
     Aider edits only files in its chat: the first reply names the file, the second edits it.
     Claude Code, opencode and Qwen Code say the marker one turn before their edit: what the
     cut-off session's store holds otherwise depends on how soon after the edit it was frozen (a
     loaded machine lost it)."""
     if name == "aider":
-        names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
-        return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
+        names = Turn((text(f"{MARKER} I need to change {sprint.first}."),), Usage(700, 20))
+        whole = aider_whole({sprint.first: sprint.first_content})
+        return [names, Turn((text(whole),), Usage(1200, 80))]
     if name in SHELL:  # the marker in a turn of its own: one round trip before the edit,
         # so the store holds it however soon after the edit the session is frozen
         look = Turn((text(MARKER), SHELL[name]("true")), Usage(700, 20))
-        return [look, Turn((first_edit(name, sandbox),), Usage(1200, 80))]
-    return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
+        return [look, Turn((first_edit(name, sandbox, sprint),), Usage(1200, 80))]
+    return [Turn((text(MARKER), first_edit(name, sandbox, sprint)), Usage(1200, 80))]
 
 
-def first_edit(name: str, sandbox: Path) -> Block:
+def first_edit(name: str, sandbox: Path, sprint: Sprint) -> Block:
+    path, content = sprint.first, sprint.first_content
     if name == "codex":
-        return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
+        return fake_openai.exec_command(heredoc(path, content))
     if name in ("opencode", "qwen"):
-        return SHELL[name](heredoc(CONVERT, SOLVED[CONVERT]))
+        return SHELL[name](heredoc(path, content))
     if name == "gemini":
-        return fake_gemini.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
-    return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
+        return fake_gemini.write_file(str(sandbox / path), content)
+    return fake_anthropic.write_file(str(sandbox / path), content)
 
 
 def sent(server: ScriptedServer, turns: range = range(1000)) -> str:
@@ -197,16 +244,18 @@ def differing(a: Any, b: Any, path: str = "") -> set[str]:
     return set() if a == b else {path}
 
 
-def checked_runs(name: str, modes: tuple[str, ...], tmp: Path, tiers: Path) -> dict[str, Any]:
+def checked_runs(
+    name: str, modes: tuple[str, ...], tmp: Path, tiers: Path, sprint: Sprint = TIER_90
+) -> dict[str, Any]:
     """Runs of `name` in `modes`, side by side (each holds an account of its own), with what
     every mode shares checked: the cutoff at the first edit, tokens as served, the label."""
     with ThreadPoolExecutor(len(modes)) as pool:
-        futures = {mode: pool.submit(run_in_mode, name, mode, tmp, tiers) for mode in modes}
+        futures = {mode: pool.submit(run_in_mode, name, mode, tmp, tiers, sprint) for mode in modes}
         runs = {mode: future.result() for mode, future in futures.items()}
     for mode, (run, first, second) in runs.items():
         data = card(run)
         s1, s2 = data["sessions"]
-        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", s1
+        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == sprint.first, s1
         assert first.turns_served >= 1 and MARKER not in sent(first, range(1))  # its answer
         assert s1["tokens"] == {**counts(first.total_usage()), "source": "metered"}
         assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
@@ -232,11 +281,13 @@ def test_a_resumed_session_hears_the_cut_off_conversation(
 
 
 def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
-    tmp_path: Path, tiers: Path
+    tmp_path: Path, tiers: Path, tier_2: Sprint
 ) -> None:
+    """Claude Code, the one CLI with all three modes, on the real tier-2 (the others: tier-90,
+    docs/agents.md says why)."""
     name = COMPARED
     assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
-    runs = checked_runs(name, MODES[name], tmp_path, tiers)
+    runs = checked_runs(name, MODES[name], tmp_path, tiers, tier_2)
     cards = {mode: card(run) for mode, (run, _, _) in runs.items()}
     fresh, resume = cards["fresh"], cards["resume"]
     # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
@@ -262,7 +313,7 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
     assert tracks == {(mode, 1) for mode in MODES[name]}
     # and so do the ledger and the leaderboard built from it
     site = leaderboard({mode: run for mode, (run, _, _) in runs.items()}, tmp_path, tiers)
-    check_leaderboard(site, MODES[name])
+    check_leaderboard(site, MODES[name], tier_2.tier)
 
 
 def leaderboard(runs: dict[str, Path], tmp: Path, tiers: Path) -> Path:
@@ -286,7 +337,7 @@ def leaderboard(runs: dict[str, Path], tmp: Path, tiers: Path) -> Path:
     return site
 
 
-def check_leaderboard(site: Path, modes: tuple[str, ...]) -> None:
+def check_leaderboard(site: Path, modes: tuple[str, ...], tier: str) -> None:
     """One summary and one section per mode, each labelled with it; fresh alone may unlock."""
     data = json.loads((site / "leaderboard.json").read_text())
     assert data["entries"] == len(modes)
@@ -295,9 +346,9 @@ def check_leaderboard(site: Path, modes: tuple[str, ...]) -> None:
     page = (site / "index.html").read_text()
     for mode in modes:
         label = "" if mode == "fresh" else f"-{mode}"
-        assert page.count(f'id="stage-1-tier-90{label}"') == 1, mode
+        assert page.count(f'id="stage-1-{tier}{label}"') == 1, mode
     for mode in set(modes) - {"fresh"}:
-        assert page.count(f"tier-90 ({mode} handoff)") >= 1, mode
+        assert page.count(f"{tier} ({mode} handoff)") >= 1, mode
 
 
 def check_compaction(

@@ -53,7 +53,7 @@ from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text, t
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
-MARKER = "Plan-7f3a: grams first, then the report lines."
+MARKER = "Plan-7f3a: pricing first, then the rest of the sprint."
 #: The modes each CLI's adapter supports (docs/agents.md). Every mode of Claude Code is compared
 #: with `fresh`; the others' `resume` is run alone, to keep the suite fast.
 MODES = {
@@ -88,7 +88,7 @@ SHELL: dict[str, Callable[[str], Block]] = {
 #: The CLIs that say the marker in a turn of its own, before their edit.
 LOOK_FIRST = ("claude", "opencode", "qwen")
 COMPARED = "claude"
-SUMMARY = "Summary-c41d: units done, the report lines remain."
+SUMMARY = "Summary-c41d: pricing done, the rest of the sprint remains."
 SEED = "1"
 
 

@@ -62,7 +62,7 @@ MODES = {
     "aider": ("fresh", "resume"),
     "gemini": ("fresh", "resume"),
     "opencode": ("fresh", "resume"),
-    "qwen": ("fresh", "resume"),
+    "qwen": ("fresh", "resume", "compact"),
 }
 #: The playbooks of tests/functional/test_agent_clis.py (their servers, settings and options),
 #: and those of the CLIs added after them.
@@ -90,6 +90,11 @@ LOOK_FIRST = ("claude", "opencode", "qwen")
 COMPARED = "claude"
 SUMMARY = "Summary-c41d: pricing done, the rest of the sprint remains."
 SEED = "1"
+#: The compaction answer, in the form each CLI's compaction prompt asks for.
+COMPACTED = {
+    "claude": f"<analysis>.</analysis><summary>{SUMMARY}</summary>",
+    "qwen": f"<analysis>.</analysis><state_snapshot>{SUMMARY}</state_snapshot>",
+}
 
 
 @dataclass(frozen=True)
@@ -202,9 +207,7 @@ def run_in_mode(
     run = tmp / f"run-{mode}"
     key = REAL_KEYS[play.api]
     first = play.server(session_one(name, run / "sandbox", solved), api_key=key)
-    compaction = [
-        Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
-    ]
+    compaction = [Turn((text(COMPACTED.get(name, "")),), Usage(600, 40))]
     second = play.server(
         [*(compaction if mode == "compact" else []), *finish(name, solved)],
         api_key=key,
@@ -376,15 +379,30 @@ def check_leaderboard(site: Path, modes: tuple[str, ...], tier: str) -> None:
         assert page.count(f"{tier} ({mode} handoff)") >= 1, mode
 
 
-def check_compaction(
-    compacted: ScriptedServer, fresh: dict[str, Any], resume: dict[str, Any], compact: Any
-) -> None:
-    """compact: the compaction request (the first turn) is served; what follows has its summary."""
+def check_compacted(compacted: ScriptedServer, compact: dict[str, Any]) -> None:
+    """The compaction request (the first turn) carries session 1's answer and is served; every
+    request after it carries the summary instead."""
     assert MARKER in sent(compacted, range(1)) and SUMMARY not in sent(compacted, range(1))
     after = sent(compacted, range(1, 1000))
     assert after and SUMMARY in after and MARKER not in after, after[-3000:]
     moved = compact["sessions"][1]["handoff"]
     assert moved["error"] is None and moved["session_id"] and moved["mode"] == "compact"
+
+
+def test_qwen_code_compacts_the_resumed_session_with_its_own_command(
+    tmp_path: Path, tiers: Path, solution: Solution
+) -> None:
+    """Qwen Code's `/compress`, sent before the continuation prompt (Claude Code's `/compact`:
+    the test above)."""
+    run, _, second = checked_runs("qwen", ("compact",), tmp_path, tiers, solution)["compact"]
+    check_compacted(second, card(run))
+
+
+def check_compaction(
+    compacted: ScriptedServer, fresh: dict[str, Any], resume: dict[str, Any], compact: Any
+) -> None:
+    """compact: compacted as it says, graded as `resume`, costing only the compaction more."""
+    check_compacted(compacted, compact)
     assert compact["scores"]["raw_retention"] == resume["scores"]["raw_retention"] == 1.0
     # also session 2's tokens and turns differ, for the compaction it asked for
     changed = differing(without_timings(fresh), without_timings(compact))

@@ -4,6 +4,7 @@ tests/functional/test_handoff.py)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,11 +37,10 @@ def ctx(tmp_path: Path) -> SessionContext:
 
 def test_each_declares_the_modes_its_cli_can_do_headless() -> None:
     assert adapter_traits(OpenCode()).handoff_modes == ("fresh", "resume")
-    assert adapter_traits(QwenCode()).handoff_modes == ("fresh", "resume")
+    assert adapter_traits(QwenCode()).handoff_modes == ("fresh", "resume", "compact")
     assert adapter_traits(MiniSweAgent()).handoff_modes == ("fresh",)
-    for adapter, mode in [(OpenCode(), "compact"), (QwenCode(), "compact")]:
-        with pytest.raises(UsageError, match="does not support --handoff compact"):
-            require_handoff(adapter, mode)
+    with pytest.raises(UsageError, match="does not support --handoff compact"):
+        require_handoff(OpenCode(), "compact")
     with pytest.raises(UsageError, match="does not support --handoff resume"):
         require_handoff(MiniSweAgent(), "resume")
 
@@ -56,6 +56,19 @@ def test_qwen_resumes_the_cut_off_session_by_its_id(ctx: SessionContext) -> None
     resumed = QwenCode().invocation(replace(ctx, handoff="resume", resume_id=RESUMED)).argv
     assert resumed[resumed.index("--resume") + 1] == RESUMED and resumed[-1] == ctx.prompt
     assert "--resume" not in QwenCode().invocation(ctx).argv
+
+
+def test_qwen_compacts_its_resumed_session_before_the_prompt(ctx: SessionContext) -> None:
+    """Its stream-json session opened by `initialize`, so the messages run in the order sent."""
+    compacted = QwenCode().invocation(replace(ctx, handoff="compact", resume_id=RESUMED))
+    argv = compacted.argv
+    assert argv[argv.index("--resume") + 1] == RESUMED and ctx.prompt not in argv
+    assert argv[argv.index("--input-format") + 1] == "stream-json"
+    lines = [json.loads(line) for line in (compacted.stdin or b"").decode().splitlines()]
+    assert lines[0]["type"] == "control_request"
+    assert lines[0]["request"] == {"subtype": "initialize"}
+    assert [m["message"]["content"] for m in lines[1:]] == ["/compress", ctx.prompt]
+    assert QwenCode().invocation(ctx).stdin is None
 
 
 def store(home: Path, files: list[str]) -> Path:

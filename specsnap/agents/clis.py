@@ -80,7 +80,7 @@ GEMINI_SETTINGS: Mapping[str, Any] = {
 GEMINI_DEFAULT_AUTH = "gemini-api-key"
 
 
-_UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 
 #: Claude Code keeps each session as ~/.claude/projects/<the working directory, slugged>/<id>.jsonl;
 #: `--resume <id>` continues one (the sandbox's path is the same in every session of a run), and
@@ -88,7 +88,7 @@ _UUID = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
 CLAUDE_HANDOFF = HandoffSupport(
     modes=("resume", "compact"),
     state_paths=(".claude/projects",),
-    session_file=rf"\.claude/projects/[^/]+/({_UUID})\.jsonl",
+    session_file=rf"\.claude/projects/[^/]+/({UUID})\.jsonl",
 )
 
 
@@ -97,7 +97,7 @@ CLAUDE_HANDOFF = HandoffSupport(
 CODEX_HANDOFF = HandoffSupport(
     modes=("resume",),
     state_paths=(".codex/sessions",),
-    session_file=rf"\.codex/sessions/\d{{4}}/\d{{2}}/\d{{2}}/rollout-[0-9T:-]+-({_UUID})\.jsonl",
+    session_file=rf"\.codex/sessions/\d{{4}}/\d{{2}}/\d{{2}}/rollout-[0-9T:-]+-({UUID})\.jsonl",
 )
 
 
@@ -154,7 +154,7 @@ class ClaudeCode:
             *extra_args(ctx),
         ]
         env = {**CLAUDE_ENV, **_route_env(ctx.routes.get("anthropic"), "ANTHROPIC_BASE_URL")}
-        stdin = _claude_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
+        stdin = user_messages("/compact", ctx.prompt) if compact else ctx.prompt.encode()
         return Invocation(tuple(argv), env, stdin)
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
@@ -310,8 +310,9 @@ class Aider:
 # --- helpers ---
 
 
-def _claude_messages(*prompts: str) -> bytes:
-    """User messages in order, as `claude -p --input-format stream-json` reads them on stdin."""
+def user_messages(*prompts: str) -> bytes:
+    """User messages in order, as `claude -p --input-format stream-json` reads them on stdin
+    (and Qwen Code's `--input-format stream-json`)."""
     lines = (
         json.dumps({"type": "user", "message": {"role": "user", "content": p}}) for p in prompts
     )

@@ -5,6 +5,11 @@ HOME (never the sandbox) that defines the meter as an OpenAI-compatible provider
 edit and shell command, and turns the web fetch/search tools, sharing and auto-update off; the
 environment turns the models.dev fetch, LSP downloads and default plugins off as well.
 
+Handoff: opencode keeps its sessions in one SQLite database, ~/.local/share/opencode/opencode.db
+(with its write-ahead log beside it); `resume` moves those two files and runs `opencode run
+--continue`, which continues the most recent top-level session of the project: the moved store
+holds the cut-off session's only. No `compact`: `opencode run` cannot ask for a compaction.
+
 Options (`--agent-opt KEY=VALUE`): `bin`, `model` (default `gpt-fake-1`: the meter forwards
 any name) and `extra_args`, as for the other CLIs. docs/agents.md has the details.
 """
@@ -16,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from specsnap.agents.base import Invocation, SessionContext, Tokens
+from specsnap.agents.base import HandoffSupport, Invocation, SessionContext, Tokens
 from specsnap.agents.cli_usage import parse_opencode_events
 from specsnap.agents.clis import cli_executable, extra_args, read_output
 
@@ -36,6 +41,15 @@ OPENCODE_ENV: Mapping[str, str] = {
     "OPENCODE_DISABLE_SHARE": "1",
 }
 
+#: opencode's session store: the database and its write-ahead log (the cut-off session's last
+#: writes are there until a checkpoint). The database is the session: its name is the "id".
+OPENCODE_DB = ".local/share/opencode/opencode.db"
+OPENCODE_HANDOFF = HandoffSupport(
+    modes=("resume",),
+    state_paths=(OPENCODE_DB, OPENCODE_DB + "-wal"),
+    session_file=r"\.local/share/opencode/(opencode\.db)",
+)
+
 
 class OpenCode:
     """opencode (`opencode run --format json`), prompt as the message argument; metered through
@@ -44,6 +58,7 @@ class OpenCode:
     name: str = "opencode"
     apis: tuple[str, ...] = ("openai",)
     web_tools: str = "disabled"
+    handoff: HandoffSupport = OPENCODE_HANDOFF
     passthrough_env: tuple[str, ...] = ("OPENAI_API_KEY", "OPENAI_BASE_URL")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
@@ -65,6 +80,7 @@ class OpenCode:
             "--auto",  # approve every permission the config does not deny
             "--model",
             f"{PROVIDER}/{model}",
+            *(["--continue"] if ctx.resume_id else []),
             *extra_args(ctx),
             ctx.prompt,
         ]

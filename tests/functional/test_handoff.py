@@ -1,44 +1,59 @@
 """Handoff modes (`--handoff fresh|resume|compact`) with a real agent CLI, offline, through whole
-SpecSnap runs against its scripted model server: the same scripted model under each mode.
+SpecSnap runs of tier-2 (seed 1) against its scripted model server: the same scripted model
+under each mode, whose edits are the notetaker control's solution of that seed.
 
 - session 1 is cut off at its first edit; its answer carries a marker;
 - in `fresh` nothing of session 1 reaches session 2's requests; in `resume` session 2 resumes
   session 1's conversation from the CLI's own store (SpecSnap moved only that store), so the
   marker is in what session 2 sends; in `compact` the CLI's compaction request carries it, is
   served, and every request after it carries the summary instead;
-- every session's tokens are what the server served (the resumed requests go through the meter);
+- every session's tokens are what the server served (the resumed requests go through the meter),
+  and every grade is the one `specsnap verify --run` rebuilds;
 - the scorecards differ only where the handoff differs, each labelled with its mode, and
-  `specsnap aggregate` keeps them apart.
+  `specsnap aggregate`, the ledger and the leaderboard built from it keep them apart.
+
+The tier is root-only, as in the Action's container, so the scorecards can be official (the
+ledger records official ones only).
 """
 
 from __future__ import annotations
 
+import base64
 import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from specsnap.agents.base import adapter_traits, get_agent
+from specsnap.metering.apis import APIS
+from tests.conftest import ROOT
 from tests.functional.cli import card, without_timings
 from tests.functional.test_agent_clis import (
+    COMMIT,
     PLAYBOOKS,
     REAL_KEYS,
-    SOLVED,
+    Playbook,
     aider_whole,
     counts,
     heredoc,
-    play_run,
-    specsnap,
+    openai_settings,
 )
 from tests.support import fake_anthropic, fake_gemini, fake_openai
 from tests.support.agent_cli import cli_binary
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text, tool_use
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
-MARKER = "Plan-7f3a: grams first, then the report lines."
+MARKER = "Plan-7f3a: pricing first, then the rest of the sprint."
 #: The modes each CLI's adapter supports (docs/agents.md). Every mode of Claude Code is compared
 #: with `fresh`; the others' `resume` is run alone, to keep the suite fast.
 MODES = {
@@ -46,55 +61,192 @@ MODES = {
     "codex": ("fresh", "resume"),
     "aider": ("fresh", "resume"),
     "gemini": ("fresh", "resume"),
+    "opencode": ("fresh", "resume"),
+    "qwen": ("fresh", "resume", "compact"),
 }
+#: The playbooks of tests/functional/test_agent_clis.py (their servers, settings and options),
+#: and those of the CLIs added after them.
+PLAYS = {
+    **PLAYBOOKS,
+    "opencode": Playbook(
+        "opencode", "opencode", "openai", fake_openai.FakeOpenAI, openai_settings,
+        lambda sandbox: [], options={"model": "gpt-fake-1"},
+    ),
+    "qwen": Playbook(
+        "qwen", "qwen-code", "openai", fake_openai.FakeOpenAI, openai_settings,
+        lambda sandbox: [], options={"model": "gpt-fake-1"},
+    ),
+}  # fmt: skip
+#: Each CLI's shell tool (aider has none: it edits whole files it was told about).
+SHELL: dict[str, Callable[[str], Block]] = {
+    "claude": lambda command: fake_anthropic.bash(command, "Run a command"),
+    "codex": fake_openai.exec_command,
+    "gemini": fake_gemini.run_shell_command,
+    "opencode": lambda command: tool_use("bash", command=command, description="Run a command"),
+    "qwen": lambda command: tool_use("run_shell_command", command=command),
+}
+#: The CLIs that say the marker in a turn of its own, before their edit.
+LOOK_FIRST = ("claude", "opencode", "qwen")
 COMPARED = "claude"
-SUMMARY = "Summary-c41d: units done, the report lines remain."
-CONVERT = "units/convert.py"
+SUMMARY = "Summary-c41d: pricing done, the rest of the sprint remains."
+SEED = "1"
+#: The compaction answer, in the form each CLI's compaction prompt asks for.
+COMPACTED = {
+    "claude": f"<analysis>.</analysis><summary>{SUMMARY}</summary>",
+    "qwen": f"<analysis>.</analysis><state_snapshot>{SUMMARY}</state_snapshot>",
+}
 
 
-def run_in_mode(name: str, mode: str, tmp: Path) -> tuple[Path, ScriptedServer, ScriptedServer]:
-    """A whole tier-90 run of playbook `name` under `mode`; the run and both sessions' servers."""
-    play = PLAYBOOKS[name]
+@dataclass(frozen=True)
+class Solution:
+    """tier-2 (seed SEED) solved: the one file session 1 writes whole, the solution's patch, and
+    every file the solution writes, in its solved form (aider writes those)."""
+
+    first: str
+    first_content: str
+    patch: str
+    files: dict[str, str]
+
+
+@pytest.fixture(scope="module")
+def solution(tiers: Path) -> Iterator[Solution]:
+    """tier-2 solved as the notetaker control solves it (its whole diff but its notes): session 1
+    writes the file the control edits first, session 2 the rest."""
+    scratch = Path(tempfile.mkdtemp(prefix="specsnap-tier-2-solved-", dir="/tmp"))
+    scratch.chmod(0o711)  # the agent's account reaches the run inside
+    out = scratch / "run"
+    solved = specsnap("run", "--tier", "2", "--seed", SEED, "--agent", "notetaker", "--out",
+                      str(out), settings={}, tiers=tiers)  # fmt: skip
+    assert solved.returncode == 0, solved.stdout + solved.stderr
+    first = card(out)["sessions"][0]["cutoff"]["file"]
+
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", "-C", str(out / "sandbox"), *args], capture_output=True,
+                              text=True, check=True)  # fmt: skip
+        return done.stdout
+
+    base = git("rev-list", "--max-parents=0", "HEAD").strip()
+    solved_paths = [".", ":(exclude)NOTES.md"]
+    changed = git("diff", "--name-only", "--diff-filter=AM", base, "HEAD", "--", *solved_paths)
+    files = {path: git("show", f"HEAD:{path}") for path in changed.split()}
+    patch = git("diff", base, "HEAD", "--", *solved_paths)
+    yield Solution(first, git("show", f"HEAD:{first}"), patch, files)
+    shutil.rmtree(scratch, ignore_errors=True)
+
+
+def finish(name: str, solved: Solution) -> list[Turn]:
+    """Session 2 finishes the sprint: the first file restored (session 1 may have been frozen
+    half-way through writing it) and the whole patch applied with the CLI's shell tool, then a
+    commit; aider names the files, then writes each whole (it commits by itself). Gemini CLI gets
+    the patch base64-encoded (a heredoc in its shell tool left it unapplied)."""
+    usage = Usage(900, 120, PLAYS[name].cache_write, 2500)
+    if name == "aider":
+        names = " and ".join(solved.files)
+        ask = Turn((text(f"I need to change {names}."),), Usage(700, 20, 0, 2000))
+        return [ask, Turn((text(aider_whole(solved.files)),), usage)]
+    if name == "gemini":
+        encoded = base64.b64encode(solved.patch.encode()).decode()
+        command = f"git checkout -- {solved.first} && echo {encoded} | base64 -d | git apply"
+        return [Turn((SHELL[name](f"{command} && {COMMIT}"),), usage)]
+    restore = f"git checkout -- {solved.first}"
+    command = f"{restore} && git apply <<'PATCH'\n{solved.patch}PATCH\n{COMMIT}"
+    return [Turn((SHELL[name](command),), usage)]
+
+
+@pytest.fixture(scope="module")
+def tiers() -> Iterator[Path]:
+    """tier-2 in a root-only directory, as in the Action's container: the agent's account cannot
+    read the hidden tests, so a run as root can make an official scorecard."""
+    base = Path(tempfile.mkdtemp(prefix="specsnap-handoff-tiers-", dir="/tmp"))
+    shutil.copytree(ROOT / "tiers" / "tier-2", base / "tier-2")
+    subprocess.run(["chmod", "-R", "go-rwx", str(base)], check=True)
+    base.chmod(0o711)
+    yield base
+    shutil.rmtree(base, ignore_errors=True)
+
+
+def specsnap(*args: str, settings: dict[str, str], tiers: Path) -> subprocess.CompletedProcess[str]:
+    """`specsnap ARGS` with the tiers of `tiers` and no API key but those of `settings`."""
+    env = {**os.environ, "SPECSNAP_TIERS_DIR": str(tiers), **settings}
+    for name in (k for api in APIS.values() for k in api.key_envs):
+        if name not in settings:
+            env.pop(name, None)
+    command = [sys.executable, "-m", "specsnap", *args]
+    return subprocess.run(command, env=env, text=True, capture_output=True, timeout=600)
+
+
+def play_run(
+    play: Playbook,
+    run: Path,
+    servers: tuple[ScriptedServer, ScriptedServer],
+    key: str,
+    options: list[str],
+    tiers: Path,
+    *extra: str,
+) -> subprocess.CompletedProcess[str]:
+    """A whole run step by step (`extra`: more `prepare` arguments, the tier's): session 1 against
+    the first server, session 2 against the second; the grade step's process."""
+    first, second = servers
+    prepared = specsnap(
+        "prepare", "--agent", play.agent, *extra,
+        *(arg for option in options for arg in ("--agent-opt", option)),
+        "--out", str(run), settings=play.settings(first, key), tiers=tiers,
+    )  # fmt: skip
+    assert prepared.returncode == 0, prepared.stderr
+    for index, server in (("1", first), ("2", second)):
+        ran = specsnap("session", str(run), index, settings=play.settings(server, key), tiers=tiers)
+        assert ran.returncode == 0, ran.stderr
+    return specsnap("grade", str(run), settings={}, tiers=tiers)
+
+
+def run_in_mode(
+    name: str, mode: str, tmp: Path, tiers: Path, solved: Solution
+) -> tuple[Path, ScriptedServer, ScriptedServer]:
+    """A whole tier-2 run by playbook `name` under `mode`; the run and both sessions' servers."""
+    play = PLAYS[name]
     run = tmp / f"run-{mode}"
     key = REAL_KEYS[play.api]
-    edit = play.finish  # the rest of the sprint, with the playbook's own tools
-    first = play.server(session_one(name, run / "sandbox"), api_key=key)
-    compaction = [
-        Turn((text(f"<analysis>.</analysis><summary>{SUMMARY}</summary>"),), Usage(600, 40))
-    ]
+    first = play.server(session_one(name, run / "sandbox", solved), api_key=key)
+    compaction = [Turn((text(COMPACTED.get(name, "")),), Usage(600, 40))]
     second = play.server(
-        [*(compaction if mode == "compact" else []), *edit(run / "sandbox")], api_key=key
+        [*(compaction if mode == "compact" else []), *finish(name, solved)],
+        api_key=key,
     )
     options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
     with first.start(), second.start():
-        graded = play_run(play, run, (first, second), key, options, "--handoff", mode)
+        prepare = ("--tier", "2", "--seed", SEED, "--handoff", mode)
+        graded = play_run(play, run, (first, second), key, options, tiers, *prepare)
         assert graded.returncode in (0, 1) and (run / "scorecard.json").is_file(), graded.stderr
     first.stop()
     second.stop()
     return run, first, second
 
 
-def session_one(name: str, sandbox: Path) -> list[Turn]:
+def session_one(name: str, sandbox: Path, solved: Solution) -> list[Turn]:
     """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
     Aider edits only files in its chat: the first reply names the file, the second edits it.
-    Claude Code says the marker one turn before its edit: what the cut-off session's store holds
-    otherwise depends on how soon after the edit it was frozen (a loaded machine lost it)."""
+    Claude Code, opencode and Qwen Code say the marker one turn before their edit: what the
+    cut-off session's store holds otherwise depends on how soon after the edit it was frozen (a
+    loaded machine lost it)."""
     if name == "aider":
-        names = Turn((text(f"{MARKER} I need to change {CONVERT}."),), Usage(700, 20))
-        return [names, Turn((text(aider_whole({CONVERT: SOLVED[CONVERT]})),), Usage(1200, 80))]
-    if name == "claude":  # the marker in a turn of its own: one round trip before the edit,
+        names = Turn((text(f"{MARKER} I need to change {solved.first}."),), Usage(700, 20))
+        whole = aider_whole({solved.first: solved.first_content})
+        return [names, Turn((text(whole),), Usage(1200, 80))]
+    if name in LOOK_FIRST:  # the marker in a turn of its own: one round trip before the edit,
         # so the store holds it however soon after the edit the session is frozen
-        look = Turn((text(MARKER), fake_anthropic.bash("true", "Look around")), Usage(700, 20))
-        return [look, Turn((first_edit(name, sandbox),), Usage(1200, 80))]
-    return [Turn((text(MARKER), first_edit(name, sandbox)), Usage(1200, 80))]
+        look = Turn((text(MARKER), SHELL[name]("true")), Usage(700, 20))
+        return [look, Turn((first_edit(name, sandbox, solved),), Usage(1200, 80))]
+    return [Turn((text(MARKER), first_edit(name, sandbox, solved)), Usage(1200, 80))]
 
 
-def first_edit(name: str, sandbox: Path) -> Block:
-    if name == "codex":
-        return fake_openai.exec_command(heredoc(CONVERT, SOLVED[CONVERT]))
+def first_edit(name: str, sandbox: Path, solved: Solution) -> Block:
+    """The first file, solved, with the CLI's file tool, or its shell's where that is simpler."""
+    path, content = solved.first, solved.first_content
+    if name in ("codex", "opencode", "qwen"):
+        return SHELL[name](heredoc(path, content))
     if name == "gemini":
-        return fake_gemini.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
-    return fake_anthropic.write_file(str(sandbox / CONVERT), SOLVED[CONVERT])
+        return fake_gemini.write_file(str(sandbox / path), content)
+    return fake_anthropic.write_file(str(sandbox / path), content)
 
 
 def sent(server: ScriptedServer, turns: range = range(1000)) -> str:
@@ -113,37 +265,57 @@ def differing(a: Any, b: Any, path: str = "") -> set[str]:
     return set() if a == b else {path}
 
 
-def checked_runs(name: str, modes: tuple[str, ...], tmp: Path) -> dict[str, Any]:
+def checked_runs(
+    name: str, modes: tuple[str, ...], tmp: Path, tiers: Path, solved: Solution
+) -> dict[str, Any]:
     """Runs of `name` in `modes`, side by side (each holds an account of its own), with what
     every mode shares checked: the cutoff at the first edit, tokens as served, the label."""
     with ThreadPoolExecutor(len(modes)) as pool:
-        futures = {mode: pool.submit(run_in_mode, name, mode, tmp) for mode in modes}
+        futures = {mode: pool.submit(run_in_mode, name, mode, tmp, tiers, solved) for mode in modes}
         runs = {mode: future.result() for mode, future in futures.items()}
     for mode, (run, first, second) in runs.items():
         data = card(run)
         s1, s2 = data["sessions"]
-        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == "units/convert.py", s1
+        assert s1["cutoff"]["fired"] and s1["cutoff"]["file"] == solved.first, s1
         assert first.turns_served >= 1 and MARKER not in sent(first, range(1))  # its answer
         assert s1["tokens"] == {**counts(first.total_usage()), "source": "metered"}
         assert s2["tokens"] == {**counts(second.total_usage()), "source": "metered"}
         assert data["handoff"] == data["receipt"]["handoff"] == mode
         assert second.requests and not second.rejected
+        failed = [r["id"] for r in data["requirements"] if not r["passed"]]
+        logs = [(f.name, f.read_text()[-2000:]) for f in (run / "sessions" / "2").glob("*.log")]
+        assert data["scores"]["raw_retention"] == 1.0, (failed, logs)
+        # The grade, cross-checked: `verify --run` regrades the final commit, rebuilds the card.
+        scorecard = str(run / "scorecard.json")
+        rebuilt = specsnap("verify", scorecard, "--run", str(run), settings={}, tiers=tiers)
+        assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout
     return runs
 
 
 @pytest.mark.parametrize("name", [n for n in MODES if n != COMPARED])
-def test_a_resumed_session_hears_the_cut_off_conversation(name: str, tmp_path: Path) -> None:
-    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
-    run, _, second = checked_runs(name, ("resume",), tmp_path)["resume"]
-    assert MARKER in sent(second), sent(second)[-3000:]
+def test_a_resumed_session_hears_the_cut_off_conversation(
+    name: str, tmp_path: Path, tiers: Path, solution: Solution
+) -> None:
+    assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
+    run, _, second = checked_runs(name, ("resume",), tmp_path, tiers, solution)["resume"]
+    if name == "aider":
+        # Aider's restored history (session 1 read a whole tier-2 file) is past its
+        # --max-chat-history-tokens: it summarizes it first, in a request of its own, and its
+        # conversation then carries the summary (the server's side reply) instead.
+        summarized = [r.body for r in second.requests if r.turn is None and MARKER in str(r.body)]
+        assert summarized and MARKER not in sent(second), sent(second)[-3000:]
+    else:
+        assert MARKER in sent(second), sent(second)[-3000:]
     moved = card(run)["sessions"][1]["handoff"]
     assert moved["error"] is None and moved["session_id"] and not moved["skipped"]
 
 
-def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path) -> None:
+def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(
+    tmp_path: Path, tiers: Path, solution: Solution
+) -> None:
     name = COMPARED
-    assert adapter_traits(get_agent(PLAYBOOKS[name].agent)).handoff_modes == MODES[name]
-    runs = checked_runs(name, MODES[name], tmp_path)
+    assert adapter_traits(get_agent(PLAYS[name].agent)).handoff_modes == MODES[name]
+    runs = checked_runs(name, MODES[name], tmp_path, tiers, solution)
     cards = {mode: card(run) for mode, (run, _, _) in runs.items()}
     fresh, resume = cards["fresh"], cards["resume"]
     # fresh: nothing of session 1 reaches session 2; resume: its conversation does.
@@ -163,21 +335,74 @@ def test_each_handoff_mode_continues_as_it_says_and_is_kept_apart(tmp_path: Path
         check_compaction(runs["compact"][2], fresh, resume, cards["compact"])
     # aggregate keeps one track per mode.
     paths = [str(run / "scorecard.json") for run, _, _ in runs.values()]
-    summary = specsnap("aggregate", "--json", *paths, settings={})
+    summary = specsnap("aggregate", "--json", *paths, settings={}, tiers=tiers)
     assert summary.returncode == 0, summary.stderr
     tracks = {(s["handoff"], s["runs"]) for s in json.loads(summary.stdout)}
     assert tracks == {(mode, 1) for mode in MODES[name]}
+    # and so do the ledger and the leaderboard built from it
+    site = leaderboard({mode: run for mode, (run, _, _) in runs.items()}, tmp_path, tiers)
+    check_leaderboard(site, MODES[name], "tier-2")
 
 
-def check_compaction(
-    compacted: ScriptedServer, fresh: dict[str, Any], resume: dict[str, Any], compact: Any
-) -> None:
-    """compact: the compaction request (the first turn) is served; what follows has its summary."""
+def leaderboard(runs: dict[str, Path], tmp: Path, tiers: Path) -> Path:
+    """Each run submitted (`specsnap submit`), verified into one ledger (`ledger append`, the
+    fresh run last: it may unlock Stage II, after which Stage I runs are refused), and the site
+    built from it (`specsnap leaderboard`)."""
+    ledger, site = tmp / "ledger.jsonl", tmp / "site"
+    for mode in sorted(runs, key=lambda m: m == "fresh"):
+        assert card(runs[mode])["official"], card(runs[mode])["unofficial_reasons"]
+        bundle = tmp / f"{mode}.specsnap.tar"
+        submitted = specsnap(
+            "submit", str(runs[mode]), "--out", str(bundle), settings={}, tiers=tiers
+        )
+        assert submitted.returncode == 0, submitted.stderr
+        appended = specsnap(
+            "ledger", "append", str(bundle), "--ledger", str(ledger), settings={}, tiers=tiers
+        )
+        assert appended.returncode == 0 and "appended" in appended.stdout, appended.stdout
+    built = specsnap("leaderboard", str(ledger), "--out", str(site), settings={}, tiers=tiers)
+    assert built.returncode == 0, built.stderr
+    return site
+
+
+def check_leaderboard(site: Path, modes: tuple[str, ...], tier: str) -> None:
+    """One summary and one section per mode, each labelled with it; fresh alone may unlock."""
+    data = json.loads((site / "leaderboard.json").read_text())
+    assert data["entries"] == len(modes)
+    tracks = sorted((s["handoff"], s["runs"]) for s in data["summaries"])
+    assert tracks == sorted((mode, 1) for mode in modes), data["summaries"]
+    page = (site / "index.html").read_text()
+    for mode in modes:
+        label = "" if mode == "fresh" else f"-{mode}"
+        assert page.count(f'id="stage-1-{tier}{label}"') == 1, mode
+    for mode in set(modes) - {"fresh"}:
+        assert page.count(f"{tier} ({mode} handoff)") >= 1, mode
+
+
+def check_compacted(compacted: ScriptedServer, compact: dict[str, Any]) -> None:
+    """The compaction request (the first turn) carries session 1's answer and is served; every
+    request after it carries the summary instead."""
     assert MARKER in sent(compacted, range(1)) and SUMMARY not in sent(compacted, range(1))
     after = sent(compacted, range(1, 1000))
     assert after and SUMMARY in after and MARKER not in after, after[-3000:]
     moved = compact["sessions"][1]["handoff"]
     assert moved["error"] is None and moved["session_id"] and moved["mode"] == "compact"
+
+
+def test_qwen_code_compacts_the_resumed_session_with_its_own_command(
+    tmp_path: Path, tiers: Path, solution: Solution
+) -> None:
+    """Qwen Code's `/compress`, sent before the continuation prompt (Claude Code's `/compact`:
+    the test above)."""
+    run, _, second = checked_runs("qwen", ("compact",), tmp_path, tiers, solution)["compact"]
+    check_compacted(second, card(run))
+
+
+def check_compaction(
+    compacted: ScriptedServer, fresh: dict[str, Any], resume: dict[str, Any], compact: Any
+) -> None:
+    """compact: compacted as it says, graded as `resume`, costing only the compaction more."""
+    check_compacted(compacted, compact)
     assert compact["scores"]["raw_retention"] == resume["scores"]["raw_retention"] == 1.0
     # also session 2's tokens and turns differ, for the compaction it asked for
     changed = differing(without_timings(fresh), without_timings(compact))

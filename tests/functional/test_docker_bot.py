@@ -13,14 +13,12 @@ from pathlib import Path
 
 import pytest
 import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from specsnap.bot.webhook import signature
 from tests.support.action_runner import HEAD, REPO
 from tests.support.bot_events import comment_event
 from tests.support.docker_engine import docker_logs
-from tests.support.github_server import GitHubServer
+from tests.support.github_server import GitHubServer, app_key_pair
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 
@@ -36,19 +34,13 @@ def test_the_bot_image_serves_the_app_answers_at_once_and_dispatches(
 ) -> None:
     """The `bot` target as docs/bot.md runs it: an unprivileged service answering signed
     deliveries, healthy by its own health check, starting the workflow on the commented head."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    pem = key.private_bytes(
-        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
-    )
-    public = key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
+    pem, public = app_key_pair()
     key_file = tmp_path / "app.pem"
-    key_file.write_bytes(pem)
+    key_file.write_text(pem)
     key_file.chmod(0o644)  # the container's account reads it through a read-only mount
     secret, port, name = "bot-secret", free_port(), f"specsnap-bot-test-{os.getpid()}"
     with GitHubServer(prefix="/api/v3", lifetime=300) as github:
-        github.app = {"id": 4242, "public_key": public.decode(), "private_key": pem.decode()}
+        github.app = {"id": 4242, "public_key": public, "private_key": pem}
         repo = github.add_repo(REPO)
         repo.collaborators["dev"] = "write"
         workflow = {"id": 9, "name": "SpecSnap", "path": ".github/workflows/specsnap.yml"}

@@ -17,8 +17,6 @@ from pathlib import Path
 
 import pytest
 import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from specsnap.bot.__main__ import build_receiver
 from specsnap.bot.app import AppConfig
@@ -26,7 +24,7 @@ from specsnap.bot.webhook import signature
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
 from tests.support.bot_events import checked, comment_event
-from tests.support.github_server import GitHubServer
+from tests.support.github_server import GitHubServer, app_key_pair
 
 REPO, NUMBER, SECRET, APP_ID = "octo/agent", 12, b"review-secret", 4343
 BOT = "specsnap[bot]"
@@ -38,17 +36,7 @@ BOB += 'q4=5 "fixed where it arose" q5=4 "would merge"'
 
 @pytest.fixture
 def github() -> Iterator[GitHubServer]:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    ).decode()
-    public = (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+    private, public = app_key_pair()
     with GitHubServer(prefix="/api/v3", lifetime=120) as gh:
         gh.app = {"id": APP_ID, "public_key": public, "private_key": private}
         repo = gh.add_repo(REPO)

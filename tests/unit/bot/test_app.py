@@ -15,8 +15,6 @@ from pathlib import Path
 
 import pytest
 import requests
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from specsnap.bot.__main__ import build_receiver
 from specsnap.bot.app import AppConfig, AppHandler
@@ -26,7 +24,7 @@ from specsnap.publish.github import PublishError
 from tests.support import github_contract
 from tests.support.bot_events import checked, comment_event, pull_request_event
 from tests.support.github_contract import GHES_VERSIONS
-from tests.support.github_server import GitHubServer
+from tests.support.github_server import GitHubServer, app_key_pair
 
 REPO, HEAD, SECRET, APP_ID = "octo/agent", "f" * 40, b"app-secret", 4242
 REVIEWED, PUSHED_LATER = "a" * 40, "b" * 40
@@ -34,17 +32,7 @@ REVIEWED, PUSHED_LATER = "a" * 40, "b" * 40
 
 @pytest.fixture
 def github() -> Iterator[GitHubServer]:
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    ).decode()
-    public = (
-        key.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+    private, public = app_key_pair()
     with GitHubServer(prefix="/api/v3", lifetime=60) as gh:
         gh.app = {"id": APP_ID, "public_key": public, "private_key": private}
         repo = gh.add_repo(REPO)

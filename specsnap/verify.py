@@ -16,7 +16,8 @@ is never read.
 
 Reviews (RUN_DIR/reviews.json, beside scorecard.json) are a separate section: when one is there
 it is checked too (`reviews`): it must name this scorecard's digest, its chain of entries must
-be intact (no rating altered, removed or reordered) and the review rules must admit every entry.
+be intact (no rating altered, removed or reordered) and the review rules must admit every entry;
+given the bot's public key, every entry from GitHub must carry the bot's signature.
 It never takes part in the scorecard's own digest or rebuild.
 """
 
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from specsnap.review.section import REVIEWS_FILE, SectionError, check_section, load_section
+from specsnap.review.signing import app_verifier
 from specsnap.rundir import Run, load_run, recorded_sessions
 from specsnap.runs import regrade, session_breaches
 from specsnap.sandbox.gitrepo import GitError, rev_parse
@@ -76,17 +78,21 @@ class Verification:
         return "The scorecard does not match its run."
 
 
-def verify_scorecard(path: Path, run_dir: Path | None = None) -> Verification:
-    """Every check that can be made with what was given."""
+def verify_scorecard(
+    path: Path, run_dir: Path | None = None, reviews_key: str | None = None
+) -> Verification:
+    """Every check that can be made with what was given; `reviews_key` is the bot's public key
+    (PEM), which the signatures of the reviews it recorded are checked with."""
     card = load_scorecard(path)
     document = scorecard_document(card)
-    checks = [*_consistency(document), *_reviews(path.parent / REVIEWS_FILE, document)]
+    reviews = _reviews(path.parent / REVIEWS_FILE, document, reviews_key)
+    checks = [*_consistency(document), *reviews]
     if run_dir is None:
         return Verification(Scope.CONSISTENCY, tuple(checks))
     return Verification(Scope.REBUILD, (*checks, *_rebuild(document, run_dir)))
 
 
-def _reviews(path: Path, document: dict[str, Any]) -> list[Check]:
+def _reviews(path: Path, document: dict[str, Any], key: str | None) -> list[Check]:
     """The reviews section beside the scorecard, when there is one."""
     if not path.exists():
         return []
@@ -94,14 +100,16 @@ def _reviews(path: Path, document: dict[str, Any]) -> list[Check]:
         section = load_section(path)
     except SectionError as exc:
         return [Check("reviews", False, str(exc))]
-    problems = check_section(section, scorecard_digest(document))
+    verify = app_verifier(key) if key is not None else None
+    problems = check_section(section, scorecard_digest(document), verify)
     if problems:
         return [Check("reviews", False, "; ".join(problems))]
     review = section.review
     state = "complete" if review.complete else f"{len(review.raters)} reviewer(s), not complete"
+    signed = "the bot's signatures hold" if key is not None else "signatures not checked"
     detail = (
         f"{len(section.entries)} entries chained to this scorecard, head {section.head[:16]}; "
-        f"{state}"
+        f"{signed}; {state}"
     )
     return [Check("reviews", True, detail)]
 

@@ -36,6 +36,7 @@ from specsnap.bot.reviews import ReviewDesk, handle_review
 from specsnap.bot.webhook import Delivery
 from specsnap.errors import SpecSnapError
 from specsnap.publish.github import ApiConfig, api_call, connect, get_repository
+from specsnap.review.signing import app_signer
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,11 @@ class AppHandler:
         )
         self._tokens = InstallationTokens(self._mint_token, clock)
         self._review: Reviewer | None = (
-            functools.partial(handle_review, desk=ReviewDesk(config.reviews_dir))
+            functools.partial(
+                handle_review,
+                desk=ReviewDesk(config.reviews_dir),
+                sign=app_signer(config.private_key, config.app_id),
+            )
             if config.reviews_dir is not None
             else None
         )

@@ -6,7 +6,8 @@ directory (or a link to it) of the evaluation to review, placed there by whoever
 bot (the packet is posted only when asked, never after every run: reviews cost people's time).
 
 Only users with write permission review (their ratings become part of the record). A rating
-comment is recorded in the run's reviews section with its comment id, author and time, then
+comment is recorded in the run's reviews section with its comment id, author and time, signed
+with the App's own key (specsnap.review.signing), then
 deleted from the pull request, so that the first reviewer's ratings are not on the page before
 the second has rated; the reply acknowledges it without any number. Once two reviewers have
 rated, the reply carries the combined result and asks for a reconciliation where two ratings are
@@ -32,6 +33,7 @@ from specsnap.bot.respond import (
 )
 from specsnap.publish.github import api_call
 from specsnap.review.rules import RuleError, Submission
+from specsnap.review.signing import Signer
 from specsnap.reviewdesk.desk import current, record, standing
 from specsnap.reviewdesk.packet import build_packet
 
@@ -51,8 +53,14 @@ class ReviewDesk:
 
 
 def handle_review(
-    repo: Repository, event: CommentEvent, command: ReviewCommand, desk: ReviewDesk | None
+    repo: Repository,
+    event: CommentEvent,
+    command: ReviewCommand,
+    desk: ReviewDesk | None,
+    sign: Signer | None = None,
 ) -> BotResult:
+    """Answer one `/specsnap review` command; a rating is recorded signed by `sign` (the App's
+    key, specsnap.review.signing)."""
     permission = collaborator_permission(repo, event.author)
     if permission not in WRITE_PERMISSIONS:
         return BotResult(
@@ -82,7 +90,8 @@ def handle_review(
         "at": event.created_at.isoformat() if event.created_at else None,
     }
     try:
-        section = record(run_dir, Submission(event.author, command.kind, command.scores), source)
+        submission = Submission(event.author, command.kind, command.scores)
+        section = record(run_dir, submission, source, sign)
     except RuleError as exc:
         body = replies.rating_refused(event.author, str(exc))
         return BotResult(Outcome.INVALID, reply_url=reply_to(repo, event, body, "confused"))

@@ -174,12 +174,18 @@ def run(out: Path | None, **options: Any) -> None:
     type=click.Path(path_type=Path, file_okay=False),
     help="The run directory: rebuild the whole scorecard from its records and a regrade.",
 )
+@click.option(
+    "--reviews-key",
+    type=click.Path(path_type=Path, dir_okay=False, exists=True),
+    help="The bot's public key (PEM): the reviews it recorded must carry its signatures.",
+)
 @guard
-def verify(scorecard: Path, run_dir: Path | None) -> None:
+def verify(scorecard: Path, run_dir: Path | None, reviews_key: Path | None) -> None:
     """Check a scorecard's receipt; with --run, rebuild it and compare all but timings."""
     from specsnap.verify import verify_scorecard
 
-    result = verify_scorecard(scorecard, run_dir)
+    key = reviews_key.read_text(encoding="utf-8") if reviews_key is not None else None
+    result = verify_scorecard(scorecard, run_dir, key)
     for check in result.checks:
         mark = click.style("ok  ", fg="green") if check.ok else click.style("FAIL", fg="red")
         click.echo(f"{mark} {check.name}: {check.detail}")

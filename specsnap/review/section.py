@@ -25,10 +25,13 @@ import jsonschema
 from specsnap.errors import UsageError
 from specsnap.review.rubric import HIGHEST, KEYS, LOWEST, REASON_MAX
 from specsnap.review.rules import Review, RuleError, Score, Submission, admit
+from specsnap.review.signing import Signer, Verifier
 from specsnap.scorecard.receipt import canonical_json
 
 REVIEWS_FILE = "reviews.json"
 FORMAT = "specsnap-reviews/1"
+#: An entry's signature by the bot (specsnap.review.signing), over its digest.
+SIGNED = "signed"
 
 _SCORES = {
     "type": "object",
@@ -94,6 +97,7 @@ SCHEMA: dict[str, Any] = {
                     "scores": _SCORES,
                     "source": _SOURCE,
                     "digest": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
+                    SIGNED: {"type": "string", "minLength": 1},
                 },
             },
         },
@@ -132,8 +136,9 @@ class Section:
 
 
 def entry_digest(entry: Mapping[str, Any]) -> str:
+    """The sha256 of the entry's canonical JSON without its digest and its signature."""
     return hashlib.sha256(
-        canonical_json({k: v for k, v in entry.items() if k != "digest"})
+        canonical_json({k: v for k, v in entry.items() if k not in ("digest", SIGNED)})
     ).hexdigest()
 
 
@@ -142,8 +147,14 @@ def submission_of(entry: Mapping[str, Any]) -> Submission:
     return Submission(str(entry["reviewer"]), entry["kind"], scores)
 
 
-def append(section: Section, submission: Submission, source: Mapping[str, Any]) -> Section:
-    """`section` with `submission` added, once the rules admit it (RuleError otherwise)."""
+def append(
+    section: Section,
+    submission: Submission,
+    source: Mapping[str, Any],
+    sign: Signer | None = None,
+) -> Section:
+    """`section` with `submission` added, once the rules admit it (RuleError otherwise); its
+    digest signed by `sign` when given (the bot's)."""
     admit(section.review, submission)
     entry: dict[str, Any] = {
         "index": len(section.entries),
@@ -157,12 +168,17 @@ def append(section: Section, submission: Submission, source: Mapping[str, Any]) 
         "source": dict(source),
     }
     entry["digest"] = entry_digest(entry)
+    if sign is not None:
+        entry[SIGNED] = sign(entry["digest"])
     return Section(section.scorecard_sha256, (*section.entries, entry))
 
 
-def check_section(section: Section, scorecard_sha256: str) -> list[str]:
+def check_section(
+    section: Section, scorecard_sha256: str, verify: Verifier | None = None
+) -> list[str]:
     """What is wrong with `section` as the reviews of the scorecard whose digest is
-    `scorecard_sha256`: each problem names the entry; empty when intact."""
+    `scorecard_sha256`: each problem names the entry; empty when intact. With `verify` (the
+    bot's public key), every entry from GitHub must carry the bot's signature over its digest."""
     problems = []
     if section.scorecard_sha256 != scorecard_sha256:
         problems.append(
@@ -183,6 +199,11 @@ def check_section(section: Section, scorecard_sha256: str) -> list[str]:
                 f"{where}: recomputed digest {digest[:16]}…, recorded "
                 f"{str(entry.get('digest'))[:16]}…: the entry was altered"
             )
+        if verify is not None and entry.get("source", {}).get("via") == "github":
+            signature = entry.get(SIGNED)
+            why = "it is not signed" if not signature else verify(str(signature), digest)
+            if why is not None:
+                problems.append(f"{where}: {why}")
         previous = str(entry.get("digest"))
         try:
             review = admit(review, submission_of(entry))

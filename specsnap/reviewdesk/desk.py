@@ -15,6 +15,7 @@ from specsnap.render.markup import code, text
 from specsnap.review.rubric import BY_KEY
 from specsnap.review.rules import Review, Submission
 from specsnap.review.section import Section, append, read_section, write_section
+from specsnap.review.signing import Signer
 from specsnap.scorecard.io import load_scorecard, scorecard_document
 from specsnap.scorecard.receipt import scorecard_digest
 
@@ -40,10 +41,16 @@ def current(run_dir: Path) -> Section:
     return read_section(run_dir, scorecard_sha256(run_dir))
 
 
-def record(run_dir: Path, submission: Submission, source: Mapping[str, Any]) -> Section:
-    """Admit `submission` and write the section; RuleError (nothing written) when refused."""
+def record(
+    run_dir: Path,
+    submission: Submission,
+    source: Mapping[str, Any],
+    sign: Signer | None = None,
+) -> Section:
+    """Admit `submission` and write the section (its entry signed by `sign`, the bot's, when
+    given); RuleError (nothing written) when refused."""
     with locked(run_dir):
-        section = append(current(run_dir), submission, source)
+        section = append(current(run_dir), submission, source, sign)
         write_section(run_dir, section)
     return section
 

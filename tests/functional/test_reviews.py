@@ -10,10 +10,11 @@ import hashlib
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
@@ -21,6 +22,7 @@ import requests
 from specsnap.bot.__main__ import build_receiver
 from specsnap.bot.app import AppConfig
 from specsnap.bot.webhook import signature
+from specsnap.review.section import entry_digest
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
 from tests.support.bot_events import checked, comment_event
@@ -167,6 +169,13 @@ def test_two_reviewers_reconciled_through_the_bot_end_as_a_verified_section(
     assert verified.returncode == 0, verified.stdout
     assert "ok   reviews: 3 entries chained to this scorecard" in verified.stdout
     assert "complete" in verified.stdout
+    # Every entry the bot recorded carries its signature, which the App's public key checks.
+    key = tmp_path / "app-public.pem"
+    key.write_text(github.app["public_key"])
+    scorecard = str(run_dir / "scorecard.json")
+    signed = specsnap("verify", scorecard, "--reviews-key", str(key), tiers=FIXTURE_TIERS)
+    assert signed.returncode == 0 and "the bot's signatures hold" in signed.stdout, signed.stdout
+    pristine = json.dumps(section)
 
     section["entries"][1]["scores"]["q4"]["score"] = 3  # bob's 5 made a 3
     (run_dir / "reviews.json").write_text(json.dumps(section))
@@ -174,7 +183,31 @@ def test_two_reviewers_reconciled_through_the_bot_end_as_a_verified_section(
     assert tampered.returncode == 1
     assert "FAIL reviews: entry 1 (bob, rating)" in tampered.stdout
     assert "the entry was altered" in tampered.stdout
+    # A forger who also rewrites every digest after the altered rating keeps the chain whole,
+    # but cannot sign it as the bot: the key finds it.
+    forged = rechained(json.loads(pristine), bobs_q4_made_4)
+    (run_dir / "reviews.json").write_text(json.dumps(forged))
+    unsigned = specsnap("verify", scorecard, tiers=FIXTURE_TIERS)
+    assert unsigned.returncode == 0 and "signatures not checked" in unsigned.stdout, unsigned.stdout
+    caught = specsnap("verify", scorecard, "--reviews-key", str(key), tiers=FIXTURE_TIERS)
+    assert caught.returncode == 1
+    assert "entry 1 (bob, rating): its signature is over another entry" in caught.stdout
     assert (
         hashlib.sha256((run_dir / "scorecard.json").read_bytes()).digest()
         == hashlib.sha256(scorecard_bytes).digest()
     )
+
+
+def rechained(section: dict[str, Any], change: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+    """`section` changed by `change`, every digest recomputed after it (signatures kept)."""
+    change(section)
+    previous = section["scorecard_sha256"]
+    for entry in section["entries"]:
+        entry["previous"] = previous
+        entry["digest"] = previous = entry_digest(entry)
+    section["head"] = previous
+    return section
+
+
+def bobs_q4_made_4(section: dict[str, Any]) -> None:
+    section["entries"][1]["scores"]["q4"]["score"] = 4  # still two apart: the rules admit it

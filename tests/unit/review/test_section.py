@@ -16,9 +16,12 @@ from specsnap.review.section import (
     SectionError,
     append,
     check_section,
+    entry_digest,
     load_section,
     write_section,
 )
+from specsnap.review.signing import app_signer, app_verifier
+from tests.support.github_server import app_key_pair
 
 CARD, OTHER = "a" * 64, "b" * 64
 
@@ -93,3 +96,29 @@ def test_written_and_read_back(tmp_path: Path) -> None:
     path.write_text(json.dumps(document))
     with pytest.raises(SectionError, match=r"head: .* is not the last entry's digest"):
         load_section(path)
+
+
+def test_the_bots_signature_binds_each_entry_it_recorded() -> None:
+    private, public = app_key_pair()
+    sign, verify = app_signer(private, 4242), app_verifier(public)
+    section = append(Section(CARD, ()), rating("alice", 2), comment(11, "alice"), sign)
+    section = append(section, rating("bob", 3), {"via": "local", "file_sha256": "c" * 64})
+    assert check_section(section, CARD, verify) == []  # a local rating carries none
+    assert "signed" not in section.entries[1]
+
+    entries = [dict(e) for e in section.entries]
+    entries[0]["scores"] = {**entries[0]["scores"], "q1": {"score": 3, "reason": "x"}}
+    entries[0]["digest"] = entry_digest(entries[0])  # a forger keeps the chain whole...
+    entries[1]["previous"] = entries[0]["digest"]
+    entries[1]["digest"] = entry_digest(entries[1])
+    forged = Section(CARD, tuple(entries))
+    assert check_section(forged, CARD) == []  # ...which the chain alone cannot tell
+    assert check_section(forged, CARD, verify) == [
+        "entry 0 (alice, rating): its signature is over another entry"
+    ]
+    _, stranger = app_key_pair()
+    assert check_section(section, CARD, app_verifier(stranger))[0].startswith(
+        "entry 0 (alice, rating): its signature does not verify with the key given"
+    )
+    unsigned = append(Section(CARD, ()), rating("alice", 2), comment(11, "alice"))
+    assert check_section(unsigned, CARD, verify) == ["entry 0 (alice, rating): it is not signed"]

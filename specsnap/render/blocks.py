@@ -12,17 +12,12 @@ from specsnap.render.markup import code, text
 from specsnap.render.words import (
     MARKDOWN,
     PERTURBATIONS,
-    WORK_NOTE,
-    WORK_TITLE,
-    agent_tests_text,
-    continuity_text,
     cutoff_story,
     duration,
     ending,
     faults_story,
     finding_text,
     gate_state,
-    maintainability_text,
     mark,
     outcome,
     percent,
@@ -30,11 +25,18 @@ from specsnap.render.words import (
     recovery_story,
     requirement_counts,
     requirement_result,
-    risky_move_text,
     tes_text,
     tokens_story,
     tracker_story,
     verdict,
+)
+from specsnap.render.work_words import (
+    WORK_NOTE,
+    WORK_TITLE,
+    agent_tests_text,
+    continuity_text,
+    maintainability_text,
+    risky_move_text,
     work_line,
 )
 from specsnap.scorecard.delta import Delta

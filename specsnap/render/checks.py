@@ -23,16 +23,8 @@ from specsnap.render.limits import (
 )
 from specsnap.render.markdown import render_markdown
 from specsnap.render.markup import code, inert
-from specsnap.render.words import (
-    GITHUB_PLAIN,
-    RISKY_MOVES,
-    WORK_NOTE,
-    finding_place,
-    finding_text,
-    finding_title,
-    headline,
-    risky_move_text,
-)
+from specsnap.render.words import GITHUB_PLAIN, finding_place, finding_text, finding_title, headline
+from specsnap.render.work_words import RISKY_MOVES, WORK_NOTE, risky_move_text
 from specsnap.scorecard.delta import Delta, embed_snapshot, snapshot_of
 from specsnap.scorecard.model import Scorecard
 

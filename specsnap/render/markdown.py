@@ -9,7 +9,6 @@ from __future__ import annotations
 from specsnap.render import blocks
 from specsnap.render.markup import code, text
 from specsnap.render.words import (
-    WORK_TITLE,
     faults_story,
     gate_state,
     mark,
@@ -20,6 +19,7 @@ from specsnap.render.words import (
     tes_text,
     verdict,
 )
+from specsnap.render.work_words import WORK_TITLE
 from specsnap.scorecard.model import Scorecard
 
 

@@ -11,18 +11,20 @@ from specsnap.render.words import (
     KEPT,
     PERTURBATIONS,
     TERMINAL,
-    agent_tests_text,
-    continuity_text,
     faults_story,
     finding_text,
-    maintainability_text,
     percent,
     recovery_story,
     requirement_counts,
-    risky_move_text,
     session_line,
     tes_text,
     verdict,
+)
+from specsnap.render.work_words import (
+    agent_tests_text,
+    continuity_text,
+    maintainability_text,
+    risky_move_text,
     work_line,
 )
 from specsnap.scorecard.model import Scorecard, Session

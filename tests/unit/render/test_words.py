@@ -7,16 +7,18 @@ import pytest
 from specsnap.render.words import (
     MARKDOWN,
     TERMINAL,
-    agent_tests_text,
-    continuity_text,
     cutoff_story,
     duration,
     ending,
     finding_place,
     finding_text,
+    tokens_story,
+)
+from specsnap.render.work_words import (
+    agent_tests_text,
+    continuity_text,
     maintainability_text,
     risky_move_text,
-    tokens_story,
     work_line,
 )
 from specsnap.scorecard.model import (

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install the pinned agent CLIs of scripts/agent-clis.txt into .cache/agents, for the tests that
 # run them offline against scripted model servers. Each lands behind a launcher in
-# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen, mini) that runs it on the right
+# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen, copilot, mini) that runs it on the right
 # interpreter:
 #   - Node.js >= 22 from the npm `node` package into .cache/agents/node when the system's is older;
 #   - aider and mini-swe-agent each in its own virtual environment (.cache/agents/aider,
@@ -75,6 +75,11 @@ opencode_exe="$(ls "$root"/node_modules/opencode-linux-*/bin/opencode 2>/dev/nul
 [ -n "$opencode_exe" ] && launcher opencode "$opencode_exe"
 timed "qwen $(version_of qwen)" npm_install "$root" "$(pin qwen)"
 launcher qwen "$node_bin" "$root/node_modules/@qwen-code/qwen-code/cli-entry.js"
+# GitHub Copilot CLI's package brings its native executable as an optional dependency per
+# platform (its loader would look for it through Node.js): the launcher runs this platform's.
+timed "copilot $(version_of copilot)" npm_install "$root" "$(pin copilot)"
+copilot_exe="$(ls "$root"/node_modules/@github/copilot-linux-*/copilot 2>/dev/null | grep -v musl | head -1)"
+[ -n "$copilot_exe" ] && launcher copilot "$copilot_exe"
 
 pypi_install() {  # pypi_install VENV PACKAGE VERSION: PACKAGE==VERSION in its own venv VENV
   local python

@@ -231,6 +231,47 @@ def _qwen_usage(usage: Mapping[str, Any]) -> Tokens:
     )
 
 
+def parse_copilot_events(text: str) -> Tokens:
+    """Tokens of one Copilot CLI session log (`$COPILOT_HOME/session-state/<id>/events.jsonl`):
+    the sum of its `session.usage_record` events, one per model response, written as each one
+    ends (so a cut-off session counts every response that completed), each counted once by its
+    `apiCallId`. `inputTokens` includes the cache reads, as OpenAI counts."""
+    calls: dict[str, Tokens] = {}
+    for event in _json_objects(text):
+        data = event.get("data") if event.get("type") == "session.usage_record" else None
+        usage = data.get("usage") if isinstance(data, dict) else None
+        if isinstance(usage, dict) and _has_counts(usage, ("inputTokens", "outputTokens")):
+            read = _count(usage.get("cacheReadTokens"))
+            calls[str(usage.get("apiCallId", len(calls)))] = Tokens(
+                max(_count(usage.get("inputTokens")) - read, 0),
+                _count(usage.get("outputTokens")),
+                _count(usage.get("cacheWriteTokens")),
+                read,
+                REPORTED,
+            )
+    return _total(calls.values()) if calls else Tokens.unknown()
+
+
+_COPILOT_SUMMARY = re.compile(
+    r"^Tokens\s+↑ (?P<input>[\d.]+[km]?)(?: \((?P<cached>[\d.]+[km]?) cached\))?"
+    r" • ↓ (?P<output>[\d.]+[km]?)",
+    re.MULTILINE,
+)
+
+
+def parse_copilot_summary(text: str) -> Tokens:
+    """Tokens of Copilot CLI's human summary at the end of a `copilot -p` session, `Tokens  ↑
+    3.7k (2.5k cached) • ↓ 150`: the last such line (none in a cut-off session). The upward count
+    includes the cached tokens; counts from 1,000 up are rounded (`3.7k`, `1.2m`)."""
+    lines = list(_COPILOT_SUMMARY.finditer(text))
+    if not lines:
+        return Tokens.unknown()
+    last = lines[-1]
+    cached = _aider_count(last["cached"])
+    total_in = _aider_count(last["input"])
+    return Tokens(max(total_in - cached, 0), _aider_count(last["output"]), 0, cached, REPORTED)
+
+
 _USAGE_KEY = re.compile(r'"usage"\s*:\s*(?=\{)')
 
 
@@ -356,11 +397,11 @@ def _has_counts(usage: Mapping[str, Any], fields: Iterable[str]) -> bool:
 
 
 def _aider_count(value: str | None) -> int:
+    """A count as aider and Copilot CLI print it: `950`, `1.2k`, `3m`."""
     if not value:
         return 0
-    if value.endswith("k"):
-        return round(float(value[:-1]) * 1000)
-    return int(float(value))
+    scale = {"k": 1_000, "m": 1_000_000}.get(value[-1], 1)
+    return round(float(value.rstrip("km")) * scale)
 
 
 def _json_objects(text: str) -> Iterator[dict[str, Any]]:

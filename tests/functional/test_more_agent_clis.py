@@ -1,10 +1,11 @@
-"""The agent CLIs added after the first four (opencode, Qwen Code, mini-swe-agent), offline,
-through a whole SpecSnap run against a scripted model server, like
+"""The agent CLIs added after the first four (opencode, Qwen Code, mini-swe-agent, GitHub Copilot
+CLI), offline, through a whole SpecSnap run against a scripted model server, like
 tests/functional/test_agent_clis.py: session 1 is cut off at its first edit while the server
 stalls mid-answer; session 2 hears only "continue" (no session-1 text reaches its requests),
 finishes the sprint and commits; the tokens metered are what the server served, the CLI's own
-report is read beside them, and the grade matches the reference solution's (raw retention 1.0,
-as the sprint is fully solved).
+report is read beside them, the ATIF trajectories hold what the server served, and the grade
+matches the reference solution's (raw retention 1.0, as the sprint is fully solved) and what
+`specsnap verify --run` rebuilds.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from tests.functional.test_agent_clis import (
     COMMIT,
     REAL_KEYS,
     SOLVED,
+    assert_trajectory,
     counts,
     heredoc,
     openai_settings,
@@ -28,7 +30,7 @@ from tests.functional.test_agent_clis import (
 )
 from tests.support import fake_openai
 from tests.support.agent_cli import cli_binary
-from tests.support.fake_model import Turn, Usage, text, tool_use
+from tests.support.fake_model import Turn, Usage, text, tool_use, trust_reasons
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
@@ -69,7 +71,13 @@ PLAYS = {
     "opencode": Play("opencode", "opencode", opencode_turns),
     "qwen-code": Play("qwen", "qwen-code", qwen_turns),
     "mini-swe-agent": Play("mini", "mini-swe-agent", mini_turns),
+    # Copilot CLI's shell tool is `bash` too, with the same arguments.
+    "copilot-cli": Play("copilot", "copilot-cli", opencode_turns),
 }
+
+#: The CLIs whose every model request is a scripted conversation turn (no side requests), so
+#: their ATIF trajectories are checked against the script call by call.
+SCRIPT_ONLY = ("copilot-cli",)
 
 
 @pytest.mark.parametrize("name", list(PLAYS))
@@ -119,3 +127,9 @@ def test_a_run_is_cut_off_at_the_first_edit_metered_and_completed(
     assert data["scores"]["raw_retention"] == 1.0, [
         (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log"))
     ]
+    if name in SCRIPT_ONLY:
+        assert_trajectory(run / "sessions" / "1" / "trajectory.json", [streaming], first)
+        assert_trajectory(run / "sessions" / "2" / "trajectory.json", play.turns(), second)
+        assert not trust_reasons(data), data["unofficial_reasons"]
+        rebuilt = specsnap("verify", str(run / "scorecard.json"), "--run", str(run), settings={})
+        assert rebuilt.returncode == 0 and "rebuild" in rebuilt.stdout, rebuilt.stdout

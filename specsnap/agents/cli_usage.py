@@ -235,9 +235,13 @@ def parse_copilot_events(text: str) -> Tokens:
     """Tokens of one Copilot CLI session log (`$COPILOT_HOME/session-state/<id>/events.jsonl`):
     the sum of its `session.usage_record` events, one per model response, written as each one
     ends (so a cut-off session counts every response that completed), each counted once by its
-    `apiCallId`. `inputTokens` includes the cache reads, as OpenAI counts."""
+    `apiCallId`. A resumed session appends to its log after a `session.resume` event: only the
+    records after the last start or resume are this run's. `inputTokens` includes the cache
+    reads, as OpenAI counts."""
     calls: dict[str, Tokens] = {}
     for event in _json_objects(text):
+        if event.get("type") in ("session.start", "session.resume"):
+            calls = {}
         data = event.get("data") if event.get("type") == "session.usage_record" else None
         usage = data.get("usage") if isinstance(data, dict) else None
         if isinstance(usage, dict) and _has_counts(usage, ("inputTokens", "outputTokens")):
@@ -262,7 +266,8 @@ _COPILOT_SUMMARY = re.compile(
 def parse_copilot_summary(text: str) -> Tokens:
     """Tokens of Copilot CLI's human summary at the end of a `copilot -p` session, `Tokens  ↑
     3.7k (2.5k cached) • ↓ 150`: the last such line (none in a cut-off session). The upward count
-    includes the cached tokens; counts from 1,000 up are rounded (`3.7k`, `1.2m`)."""
+    includes the cached tokens; counts from 1,000 up are rounded (`3.7k`, `1.2m`); a resumed
+    session's summary includes the sessions before it."""
     lines = list(_COPILOT_SUMMARY.finditer(text))
     if not lines:
         return Tokens.unknown()

@@ -66,6 +66,7 @@ MODES = {
     "gemini": ("fresh", "resume"),
     "opencode": ("fresh", "resume"),
     "qwen": ("fresh", "resume", "compact"),
+    "copilot": ("fresh", "resume"),
 }
 #: The playbooks of tests/functional/test_agent_clis.py (their servers, settings and options),
 #: and those of the CLIs added after them.
@@ -79,6 +80,10 @@ PLAYS = {
         "qwen", "qwen-code", "openai", fake_openai.FakeOpenAI, openai_settings,
         lambda sandbox: [], options={"model": "gpt-fake-1"},
     ),
+    "copilot": Playbook(
+        "copilot", "copilot-cli", "openai", fake_openai.FakeOpenAI, openai_settings,
+        lambda sandbox: [], options={"model": "gpt-fake-1"},
+    ),
 }  # fmt: skip
 #: Each CLI's shell tool (aider has none: it edits whole files it was told about).
 SHELL: dict[str, Callable[[str], Block]] = {
@@ -87,10 +92,16 @@ SHELL: dict[str, Callable[[str], Block]] = {
     "gemini": fake_gemini.run_shell_command,
     "opencode": lambda command: tool_use("bash", command=command, description="Run a command"),
     "qwen": lambda command: tool_use("run_shell_command", command=command),
+    "copilot": lambda command: tool_use("bash", command=command, description="Run a command"),
 }
 #: The CLIs that say the marker in a turn of its own, before their edit.
 #: Where the CLIs that say the marker a turn before their edit keep their session (in HOME).
-LOOK_FIRST = {"claude": ".claude/projects", "opencode": ".local/share/opencode", "qwen": ".qwen"}
+LOOK_FIRST = {
+    "claude": ".claude/projects",
+    "opencode": ".local/share/opencode",
+    "qwen": ".qwen",
+    "copilot": ".copilot/session-state",
+}
 COMPARED = "claude"
 SUMMARY = "Summary-c41d: pricing done, the rest of the sprint remains."
 SEED = "1"
@@ -229,9 +240,9 @@ def run_in_mode(
 def session_one(name: str, sandbox: Path, solved: Solution) -> list[Turn]:
     """Session 1: the marker, then one edit with the playbook's own tool; the cutoff fires on it.
     Aider edits only files in its chat: the first reply names the file, the second edits it.
-    Claude Code, opencode and Qwen Code say the marker one turn before their edit and wait until
-    their store holds it: what the cut-off session's store holds otherwise depends on how soon
-    after the edit it was frozen (a loaded machine lost it)."""
+    Claude Code, opencode, Qwen Code and Copilot CLI say the marker one turn before their edit
+    and wait until their store holds it: what the cut-off session's store holds otherwise
+    depends on how soon after the edit it was frozen (a loaded machine lost it)."""
     if name == "aider":
         names = Turn((text(f"{MARKER} I need to change {solved.first}."),), Usage(700, 20))
         whole = aider_whole({solved.first: solved.first_content})
@@ -249,7 +260,7 @@ def session_one(name: str, sandbox: Path, solved: Solution) -> list[Turn]:
 def first_edit(name: str, sandbox: Path, solved: Solution) -> Block:
     """The first file, solved, with the CLI's file tool, or its shell's where that is simpler."""
     path, content = solved.first, solved.first_content
-    if name in ("codex", "opencode", "qwen"):
+    if name in ("codex", "opencode", "qwen", "copilot"):
         return SHELL[name](heredoc(path, content))
     if name == "gemini":
         return fake_gemini.write_file(str(sandbox / path), content)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Install the pinned agent CLIs of scripts/agent-clis.txt into .cache/agents, for the tests that
 # run them offline against scripted model servers. Each lands behind a launcher in
-# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen, copilot, mini) that runs it on the right
-# interpreter:
+# .cache/agents/bin/ (claude, codex, gemini, aider, opencode, qwen, copilot, grok, mini) that
+# runs it on the right interpreter:
 #   - Node.js >= 22 from the npm `node` package into .cache/agents/node when the system's is older;
 #   - aider and mini-swe-agent each in its own virtual environment (.cache/agents/aider,
 #     .cache/agents/mini-swe-agent), never SpecSnap's, built from a Python the unprivileged agent
@@ -80,6 +80,8 @@ launcher qwen "$node_bin" "$root/node_modules/@qwen-code/qwen-code/cli-entry.js"
 timed "copilot $(version_of copilot)" npm_install "$root" "$(pin copilot)"
 copilot_exe="$(ls "$root"/node_modules/@github/copilot-linux-*/copilot 2>/dev/null | grep -v musl | head -1)"
 [ -n "$copilot_exe" ] && launcher copilot "$copilot_exe"
+timed "grok $(version_of grok)" npm_install "$root" "$(pin grok)"
+launcher grok "$node_bin" "$root/node_modules/@vibe-kit/grok-cli/dist/index.js"
 
 pypi_install() {  # pypi_install VENV PACKAGE VERSION: PACKAGE==VERSION in its own venv VENV
   local python

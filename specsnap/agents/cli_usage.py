@@ -3,6 +3,9 @@
 Sessions are routinely cut off mid-stream, so every parser sums what was reported up
 to the cut rather than insisting on a final summary, skips torn or foreign lines, and answers
 `unknown` only when nothing at all was reported. docs/agents.md documents the fields read.
+
+Over 400 lines: one parser per CLI, side by side, sharing the torn-line readers and the rules
+above; a CLI's parser is found where the others are.
 """
 
 from __future__ import annotations

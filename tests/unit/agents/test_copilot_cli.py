@@ -22,6 +22,7 @@ from specsnap.agents.copilot_cli import CopilotCli
 from specsnap.errors import UsageError
 from specsnap.scorecard.model import Tokens
 from specsnap.sessions.handoff import carry_state
+from tests.support.agent_cli import session_context
 
 RESUMED = "0123abcd-0000-4000-8000-00000000beef"
 ROUTE = ApiRoute("http://127.0.0.1:4000/openai/v1", "OPENAI_API_KEY", "specsnap-placeholder")
@@ -29,18 +30,8 @@ ROUTE = ApiRoute("http://127.0.0.1:4000/openai/v1", "OPENAI_API_KEY", "specsnap-
 
 @pytest.fixture
 def ctx(tmp_path: Path) -> SessionContext:
-    home = tmp_path / "home"
-    home.mkdir()
-    return SessionContext(
-        index=1,
-        sandbox=tmp_path / "sandbox",
-        home=home,
-        prompt="Do the sprint.",
-        prompt_file=tmp_path / "prompt.txt",
-        usage_file=tmp_path / "usage.json",
-        options={"bin": "/opt/copilot"},
-        routes={"openai": ROUTE},
-    )
+    bare = session_context(tmp_path, tmp_path / "sandbox", "Do the sprint.", bin="/opt/copilot")
+    return replace(bare, routes={"openai": ROUTE})
 
 
 def test_it_is_registered_metered_as_openai_without_web_tools_and_resumes() -> None:

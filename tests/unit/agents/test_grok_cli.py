@@ -12,24 +12,15 @@ import pytest
 from specsnap.agents.base import ApiRoute, SessionContext, adapter_traits, get_agent
 from specsnap.agents.grok_cli import GrokCli
 from specsnap.errors import UsageError
+from tests.support.agent_cli import session_context
 
 ROUTE = ApiRoute("http://127.0.0.1:4000/openai/v1", "OPENAI_API_KEY", "specsnap-placeholder")
 
 
 @pytest.fixture
 def ctx(tmp_path: Path) -> SessionContext:
-    home = tmp_path / "home"
-    home.mkdir()
-    return SessionContext(
-        index=1,
-        sandbox=tmp_path / "sandbox",
-        home=home,
-        prompt="Do the sprint.",
-        prompt_file=tmp_path / "prompt.txt",
-        usage_file=tmp_path / "usage.json",
-        options={"bin": "/opt/grok"},
-        routes={"openai": ROUTE},
-    )
+    bare = session_context(tmp_path, tmp_path / "sandbox", "Do the sprint.", bin="/opt/grok")
+    return replace(bare, routes={"openai": ROUTE})
 
 
 def test_it_is_registered_metered_as_openai_fresh_only_and_says_web_search_stays() -> None:

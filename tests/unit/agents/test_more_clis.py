@@ -16,23 +16,20 @@ from specsnap.agents.opencode import OPENCODE_DB, OpenCode
 from specsnap.agents.qwen_code import QwenCode
 from specsnap.errors import UsageError
 from specsnap.sessions.handoff import carry_state
+from tests.support.agent_cli import session_context
 
 RESUMED = "0123abcd-0000-4000-8000-00000000beef"
 
 
 @pytest.fixture
 def ctx(tmp_path: Path) -> SessionContext:
-    home = tmp_path / "home"
-    home.mkdir()
-    return SessionContext(
-        index=2,
-        sandbox=tmp_path / "sandbox",
-        home=home,
-        prompt="Continue from the current workspace state.",
-        prompt_file=tmp_path / "prompt.txt",
-        usage_file=tmp_path / "usage.json",
-        options={"bin": "/opt/agent"},
+    bare = session_context(
+        tmp_path,
+        tmp_path / "sandbox",
+        "Continue from the current workspace state.",
+        bin="/opt/agent",
     )
+    return replace(bare, index=2)
 
 
 def test_each_declares_the_modes_its_cli_can_do_headless() -> None:

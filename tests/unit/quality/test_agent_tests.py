@@ -8,7 +8,7 @@ from pathlib import Path
 
 from specsnap.quality.agent_tests import Outcomes, agent_test_files, credit, failing
 from specsnap.quality.source import snapshot
-from tests.unit.quality.history import commit, new_repo
+from tests.support.histories import commit, new_repo
 
 ALL = Outcomes({"t.py::a": "passed", "t.py::b": "passed", "t.py::c": "failed", "u.py::d": "passed"})
 

@@ -27,7 +27,7 @@ from specsnap.tier.loading import load_tier
 from specsnap.tier.model import Amendment, Contradiction, Tier
 from specsnap.tier.solutions import build_repository, requirement_patches
 from tests.conftest import FIXTURE_TIERS
-from tests.unit.quality.history import commit, new_repo
+from tests.support.histories import commit, new_repo
 
 DAILY = Contradiction(
     says="one visit per day",

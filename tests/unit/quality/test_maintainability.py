@@ -7,7 +7,7 @@ from pathlib import Path
 
 from specsnap.quality.maintainability import Signals, maintainability, patch_lines_added
 from specsnap.quality.source import snapshot
-from tests.unit.quality.history import commit, new_repo
+from tests.support.histories import commit, new_repo
 
 BODY = """
     total = 0

@@ -3,38 +3,19 @@ real git history (and on shell actions for the commands)."""
 
 from __future__ import annotations
 
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from specsnap.trajectory.risky import commit_moves, history_moves, shell_moves
 from specsnap.trajectory.summary import Action
+from tests.support.histories import commit, git
 
 MODULE = "".join(f"def f{n}(x):\n    return x + {n}\n\n" for n in range(10))
 TEST = (
     "import pytest\n\n\ndef test_a():\n    assert 1\n    assert 2\n\n\n"
     "def test_b():\n    assert 3\n"
 )
-
-
-def git(repo: Path, *args: str) -> str:
-    return subprocess.run(
-        ["git", "-C", str(repo), *args], check=True, capture_output=True, text=True
-    ).stdout.strip()
-
-
-def commit(repo: Path, files: dict[str, str | None]) -> str:
-    for path, text in files.items():
-        target = repo / path
-        if text is None:
-            target.unlink()
-        else:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text)
-    git(repo, "add", "-A")
-    git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "change")
-    return git(repo, "rev-parse", "HEAD")
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""Small real git histories for the quality signals' tests."""
+"""Small real git histories for tests of what SpecSnap reads from a sandbox's history."""
 
 from __future__ import annotations
 

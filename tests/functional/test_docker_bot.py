@@ -16,9 +16,10 @@ import requests
 
 from specsnap.bot.webhook import signature
 from tests.support.action_runner import HEAD, REPO
+from tests.support.app_keys import app_key_pair
 from tests.support.bot_events import comment_event
 from tests.support.docker_engine import docker_logs
-from tests.support.github_server import GitHubServer, app_key_pair
+from tests.support.github_server import GitHubServer
 
 pytestmark = [pytest.mark.docker, pytest.mark.slow, pytest.mark.xdist_group("docker")]
 

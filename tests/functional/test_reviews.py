@@ -25,8 +25,9 @@ from specsnap.bot.webhook import signature
 from specsnap.review.section import entry_digest
 from tests.conftest import FIXTURE_TIERS
 from tests.functional.cli import card, specsnap
+from tests.support.app_keys import app_key_pair
 from tests.support.bot_events import checked, comment_event
-from tests.support.github_server import GitHubServer, app_key_pair
+from tests.support.github_server import GitHubServer
 
 REPO, NUMBER, SECRET, APP_ID = "octo/agent", 12, b"review-secret", 4343
 BOT = "specsnap[bot]"

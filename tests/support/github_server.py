@@ -29,8 +29,6 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import jwt
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import rsa
 
 from tests.support import github_contract
 from tests.support import github_payloads as payloads
@@ -40,21 +38,6 @@ from tests.support.github_http import FAULTS, Fault, _fault_response, _handler_f
 from tests.support.github_routes import ROUTES, Request, not_found, now
 
 Json = dict[str, Any]
-
-
-def app_key_pair() -> tuple[str, str]:
-    """A fresh GitHub App key: the private key (PEM, PKCS#8) the bot signs its JWTs with, and
-    the public key the loopback server checks them against."""
-    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
-    private = key.private_bytes(
-        serialization.Encoding.PEM,
-        serialization.PrivateFormat.PKCS8,
-        serialization.NoEncryption(),
-    )
-    public = key.public_key().public_bytes(
-        serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo
-    )
-    return private.decode(), public.decode()
 
 
 @dataclass

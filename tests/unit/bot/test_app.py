@@ -22,9 +22,10 @@ from specsnap.bot.heads import HeadLog
 from specsnap.bot.webhook import Delivery, signature
 from specsnap.publish.github import PublishError
 from tests.support import github_contract
+from tests.support.app_keys import app_key_pair
 from tests.support.bot_events import checked, comment_event, pull_request_event
 from tests.support.github_contract import GHES_VERSIONS
-from tests.support.github_server import GitHubServer, app_key_pair
+from tests.support.github_server import GitHubServer
 
 REPO, HEAD, SECRET, APP_ID = "octo/agent", "f" * 40, b"app-secret", 4242
 REVIEWED, PUSHED_LATER = "a" * 40, "b" * 40

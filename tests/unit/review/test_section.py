@@ -21,7 +21,7 @@ from specsnap.review.section import (
     write_section,
 )
 from specsnap.review.signing import app_signer, app_verifier
-from tests.support.github_server import app_key_pair
+from tests.support.app_keys import app_key_pair
 
 CARD, OTHER = "a" * 64, "b" * 64
 

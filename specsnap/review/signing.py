@@ -9,6 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import jwt
+from cryptography.hazmat.primitives import serialization
+
+from specsnap.errors import UsageError
 
 ALGORITHM = "RS256"
 #: Signs an entry's digest: the signature that goes beside it.
@@ -27,7 +30,12 @@ def app_signer(private_key_pem: str, app_id: int) -> Signer:
 
 
 def app_verifier(public_key_pem: str) -> Verifier:
-    """Checks signatures with the App's public key (its private key's, in PEM)."""
+    """Checks signatures with the App's public key (its private key's, in PEM); a key that is
+    not one is bad input, said once, not a failed signature per entry."""
+    try:
+        serialization.load_pem_public_key(public_key_pem.encode())
+    except (ValueError, TypeError) as exc:
+        raise UsageError(f"the reviews key is not a PEM public key: {exc}") from None
 
     def verify(token: str, digest: str) -> str | None:
         try:

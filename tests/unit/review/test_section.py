@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from specsnap.errors import UsageError
 from specsnap.review.rubric import KEYS
 from specsnap.review.rules import RuleError, Score, Submission
 from specsnap.review.section import (
@@ -122,3 +123,5 @@ def test_the_bots_signature_binds_each_entry_it_recorded() -> None:
     )
     unsigned = append(Section(CARD, ()), rating("alice", 2), comment(11, "alice"))
     assert check_section(unsigned, CARD, verify) == ["entry 0 (alice, rating): it is not signed"]
+    with pytest.raises(UsageError, match="not a PEM public key"):
+        app_verifier(private)  # the private half, or any other text, is refused at once

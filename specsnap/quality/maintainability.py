@@ -17,10 +17,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import lizard
-import vulture
-from pylint.checkers.symilar import DEFAULT_MIN_SIMILARITY_LINE, Symilar
-
 from specsnap.quality.source import Snapshot, added_lines, changed_files, is_test_support
 
 #: Findings listed (dead code, out-of-scope files); beyond them they are only counted.
@@ -111,6 +107,8 @@ def duplication(
     """The sizes (in lines) of duplicated blocks in the graded source with at least one copy
     on lines the diff adds (pylint's similarity checker, its default minimum block size,
     comments, docstrings, imports and signatures ignored). None: too many files to compare."""
+    from pylint.checkers.symilar import DEFAULT_MIN_SIMILARITY_LINE, Symilar  # at grading only
+
     files = sorted(p for p in head.files if p.endswith(".py") and not is_test_support(p))
     if len(files) > MAX_DUPLICATION_FILES:
         return None
@@ -184,6 +182,8 @@ def complexity_added(
 
 
 def _functions(path: str, text: str, unparsed: list[str]) -> list[Any]:
+    import lizard  # imported at grading only, never by a session's start-up
+
     try:
         return list(lizard.analyze_file.analyze_source_code(path, text).function_list)
     except Exception:  # lizard's tokenizer refused it
@@ -195,6 +195,8 @@ def dead_code(head: Snapshot, added: Mapping[str, list[int]], unparsed: list[str
     """Dead code (vulture) on lines the diff adds to source files: unused imports, variables,
     arguments and unreachable code, and private names nothing uses. Every Python file of the
     graded commit, tests included, counts as a use."""
+    import vulture  # imported at grading only, never by a session's start-up
+
     finder = vulture.Vulture(verbose=False)
     for path in sorted(p for p in head.files if p.endswith(".py")):
         try:  # vulture prints what it cannot parse: that goes nowhere

@@ -17,6 +17,13 @@ writing each file in place the way an editor does, so the cutoff sees ordinary s
 
 Every mode follows files its teammates moved (renames in the history since the baseline).
 
+Like a CLI, every mode keeps its conversation (each prompt it heard, and git's output that told
+it something) in a store in its HOME, `.specsnap-control/<id>.json`, written before its first
+edit. Only the amnesiac's adapter declares it for `--handoff`: given `--resume ID` it reads the
+store SpecSnap moved into its new HOME and finishes every requirement of the sprint it heard;
+with `--compact` as well it first compacts the conversation to the requirements' headings (the
+details dropped) and works from that summary.
+
 Two cheap habits can be added to any mode (`--habits a,b`), to show what Stage II's scores do
 not reward (docs/protocol.md, the controls in Stage II):
 
@@ -26,11 +33,13 @@ not reward (docs/protocol.md, the controls in Stage II):
   file (a refactor's renames are kept).
 
 Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original] [--habits H]
+                               [--resume ID [--compact]]
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import os
 import re
@@ -43,6 +52,7 @@ NOTES = "NOTES.md"
 HEADING = re.compile(r"^### \d+\. .* \(([A-Z][A-Z0-9]*-\d+)\)\s*$", re.MULTILINE)
 AMENDS = re.compile(r"\b([A-Z][A-Z0-9]*-\d+)\b")
 OWN = ("agent@specsnap.invalid", "baseline@specsnap.invalid")
+STORE = ".specsnap-control"
 
 
 def git(*args: str, check: bool = True) -> str:
@@ -201,9 +211,14 @@ def main(argv: list[str]) -> int:
     mode, prompt_file, control = argv[0], Path(argv[1]), Path(argv[2])
     contract_original = "--contract" in argv and argv[argv.index("--contract") + 1] == "original"
     habits = set(argv[argv.index("--habits") + 1].split(",")) if "--habits" in argv else set()
+    resume_id = argv[argv.index("--resume") + 1] if "--resume" in argv else None
     if mode == "noop":
         return 0
     prompt = prompt_file.read_text()
+    heard = resumed(resume_id, "--compact" in argv) if resume_id is not None else []
+    heard.append(prompt)
+    session_id = resume_id or hashlib.sha256(prompt.encode()).hexdigest()[:16]
+    remember(session_id, heard)
     if mode == "recall":
         return recall(prompt, control)
     ids = requirement_ids(prompt)
@@ -216,6 +231,8 @@ def main(argv: list[str]) -> int:
         # Tier 1: do TASK.md, commit; the product note arrives in git's output.
         apply_requirement(baseline)
         prompt = commit("Implement TASK.md baseline")  # what it heard: the product note
+        heard.append(prompt)
+        remember(session_id, heard)
         ids = requirement_ids(prompt)
     if first_session:
         if mode in ("notetaker", "tracker"):
@@ -241,11 +258,9 @@ def main(argv: list[str]) -> int:
         if amended:
             notes += f"\n## Amendment received: {', '.join(amended)}\n"
             Path(NOTES).write_text(notes)
-        todo = list(dict.fromkeys(requirement_ids(notes)))
-        for req_id in todo:
-            patch = noted_patch(req_id, control, original, notes)
-            if in_progress(patch) or not started(patch):
-                apply_requirement(patch)
+        finish_noted(notes, control, original)
+    elif resume_id is not None:  # its harness's memory: the conversation it resumed
+        finish_noted("\n".join(heard), control, original)
     else:
         patches = sorted((control / "solution").glob("*.patch"))
         for patch in patches:
@@ -253,6 +268,41 @@ def main(argv: list[str]) -> int:
                 apply_requirement(patch)
     commit("Continue the sprint")
     return 0
+
+
+def finish_noted(notes: str, control: Path, original: set[str]) -> None:
+    """Finish every requirement `notes` list (a half-written one file by file), with the values
+    they state."""
+    for req_id in dict.fromkeys(requirement_ids(notes)):
+        patch = noted_patch(req_id, control, original, notes)
+        if in_progress(patch) or not started(patch):
+            apply_requirement(patch)
+
+
+def store_file(session_id: str) -> Path:
+    return Path(os.environ["HOME"]) / STORE / f"{session_id}.json"
+
+
+def remember(session_id: str, heard: list[str]) -> None:
+    """Keep the conversation in the store, under the session's id: the resumed one's, or one
+    made of the first prompt (the same on every run, as a control's scorecard must be)."""
+    path = store_file(session_id)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"session": session_id, "conversation": heard}, indent=1))
+
+
+def resumed(session_id: str, compact: bool) -> list[str]:
+    """The conversation of the session resumed (compacted first: only the requirements'
+    headings kept); nothing when its store is missing or unreadable."""
+    try:
+        conversation = json.loads(store_file(session_id).read_text())["conversation"]
+        texts = [text for text in conversation if isinstance(text, str)]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if compact:
+        headings = [m.group(0) for text in texts for m in HEADING.finditer(text)]
+        return ["# Summary of the conversation so far\n\n" + "\n".join(headings) + "\n"]
+    return texts
 
 
 def _token(value: str) -> re.Pattern[str]:

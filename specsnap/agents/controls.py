@@ -9,6 +9,13 @@ repairs a teammate's regression at its cause: it should recover what Stage II pe
 Option `contract=original` makes an agent follow the original sprint and ignore amendments
 (tier 4's proof that amendments bite); `habits=read-every-ticket,revert-teammates` adds the
 cheap Stage II habits that its scores must not reward (control_agent.py).
+
+Handoff: `amnesiac` keeps nothing in the repository, but like a CLI it keeps its conversation in
+a store in its HOME (`.specsnap-control/<id>.json`, control_agent.py). Under `--handoff resume`
+it resumes that conversation (the sprint it heard) and finishes every requirement, so its score
+is what a harness's full memory gives; under `compact` it first compacts the conversation to the
+requirements' headings (their details dropped), then does the same from that summary. These are
+model-free, deterministic handoffs: official scorecards of every mode, for the ledger's tracks.
 """
 
 from __future__ import annotations
@@ -19,10 +26,17 @@ from importlib import resources
 from pathlib import Path
 
 from specsnap.accounts.identity import anyone, python_for
-from specsnap.agents.base import Invocation, SessionContext
+from specsnap.agents.base import HandoffSupport, Invocation, SessionContext
 from specsnap.scorecard.model import Tokens
 
 SCRIPT = "control_agent.py"
+
+#: The control's conversation store: one JSON file per session, named by its id.
+CONTROL_HANDOFF = HandoffSupport(
+    modes=("resume", "compact"),
+    state_paths=(".specsnap-control",),
+    session_file=r"\.specsnap-control/([0-9a-f]{16})\.json",
+)
 
 
 @dataclass(frozen=True)
@@ -32,6 +46,7 @@ class ControlAgent:
     needs_solution: bool = True
     uses_model: bool = False  # so SpecSnap's meter, with nothing routed, counts their zero
     web_tools: str = "disabled"  # they have none
+    handoff: HandoffSupport | None = None  # amnesiac: its conversation store (module docstring)
 
     def invocation(self, ctx: SessionContext) -> Invocation:
         script = ctx.home / SCRIPT
@@ -43,6 +58,9 @@ class ControlAgent:
             argv += ["--contract", "original"]
         if ctx.options.get("habits"):
             argv += ["--habits", ctx.options["habits"]]
+        if ctx.resume_id is not None:
+            argv += ["--resume", ctx.resume_id]
+            argv += ["--compact"] if ctx.handoff == "compact" else []
         return Invocation(argv=tuple(argv))
 
     def usage(self, ctx: SessionContext, stdout: Path, stderr: Path) -> Tokens:
@@ -55,7 +73,7 @@ def notetaker() -> ControlAgent:
 
 
 def amnesiac() -> ControlAgent:
-    return ControlAgent("amnesiac")
+    return ControlAgent("amnesiac", handoff=CONTROL_HANDOFF)
 
 
 def recall() -> ControlAgent:

@@ -238,25 +238,47 @@ def parse_copilot_events(text: str) -> Tokens:
     """Tokens of one Copilot CLI session log (`$COPILOT_HOME/session-state/<id>/events.jsonl`):
     the sum of its `session.usage_record` events, one per model response, written as each one
     ends (so a cut-off session counts every response that completed), each counted once by its
-    `apiCallId`. A resumed session appends to its log after a `session.resume` event: only the
-    records after the last start or resume are this run's. `inputTokens` includes the cache
-    reads, as OpenAI counts."""
+    `apiCallId`; a compaction's call writes no record, its `session.compaction_complete` event
+    carries it (`compactionTokensUsed`). A resumed session appends to its log after a
+    `session.resume` event: only the records after the last start or resume are this run's, but
+    a process that only compacted the session by hand (`copilot --resume=ID -p /compact`, the
+    first step of `--handoff compact`) counts with the resume after it. `inputTokens` includes
+    the cache reads, as OpenAI counts."""
     calls: dict[str, Tokens] = {}
+    asked = compacted = False  # this process: was it asked anything, did it compact by hand
     for event in _json_objects(text):
-        if event.get("type") in ("session.start", "session.resume"):
+        kind, data = event.get("type"), event.get("data")
+        data = data if isinstance(data, dict) else {}
+        if kind == "session.start" or (kind == "session.resume" and (asked or not compacted)):
             calls = {}
-        data = event.get("data") if event.get("type") == "session.usage_record" else None
-        usage = data.get("usage") if isinstance(data, dict) else None
-        if isinstance(usage, dict) and _has_counts(usage, ("inputTokens", "outputTokens")):
-            read = _count(usage.get("cacheReadTokens"))
-            calls[str(usage.get("apiCallId", len(calls)))] = Tokens(
-                max(_count(usage.get("inputTokens")) - read, 0),
-                _count(usage.get("outputTokens")),
-                _count(usage.get("cacheWriteTokens")),
-                read,
-                REPORTED,
-            )
+        if kind in ("session.start", "session.resume"):
+            asked = compacted = False
+        asked = asked or kind == "user.message"
+        if kind == "session.usage_record" and isinstance(data.get("usage"), dict):
+            usage = data["usage"]
+            key = str(usage.get("apiCallId", len(calls)))
+        elif kind == "session.compaction_complete" and isinstance(
+            data.get("compactionTokensUsed"), dict
+        ):
+            usage = data["compactionTokensUsed"]
+            key = f"compaction {data.get('compactionAttemptId', len(calls))}"
+            compacted = compacted or (data.get("trigger"), data.get("success")) == ("manual", True)
+        else:
+            continue
+        if _has_counts(usage, ("inputTokens", "outputTokens")):
+            calls[key] = _copilot_usage(usage)
     return _total(calls.values()) if calls else Tokens.unknown()
+
+
+def _copilot_usage(usage: Mapping[str, Any]) -> Tokens:
+    read = _count(usage.get("cacheReadTokens"))
+    return Tokens(
+        max(_count(usage.get("inputTokens")) - read, 0),
+        _count(usage.get("outputTokens")),
+        _count(usage.get("cacheWriteTokens")),
+        read,
+        REPORTED,
+    )
 
 
 _COPILOT_SUMMARY = re.compile(

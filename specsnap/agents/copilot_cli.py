@@ -5,12 +5,16 @@ session's fresh HOME (never the sandbox).
 
 Its own token report: each session's log, `$COPILOT_HOME/session-state/<id>/events.jsonl`, holds
 one `session.usage_record` per model response, written as the response ends, so a cut-off
-session still reports what it received; the human summary it prints at the end (`Tokens ↑ … •
+session still reports what it received (a compaction's call: in its `session.compaction_complete`
+event); the human summary it prints at the end (`Tokens ↑ … •
 ↓ …`, rounded) is read only when there is no log.
 
 Handoff: Copilot CLI keeps each session under ~/.copilot/session-state/<id>/ (its event log,
 `events.jsonl`, is enough to resume it); `resume` moves that folder and runs `copilot
---resume=<id> -p PROMPT`. No `compact`: whether `-p /compact` compacts headless was not tried.
+--resume=<id> -p PROMPT`. `compact` runs its own `/compact` command headless first, as a
+process of its own (`copilot --resume=<id> -p /compact`: one `-p` prompt per process, and a
+piped stdin is one prompt too), then, if that succeeded, the resume with the prompt; both
+under one `/bin/sh -c`, so the session is one process tree.
 
 Options (`--agent-opt KEY=VALUE`): `bin`, `model` (default `gpt-fake-1`: the meter forwards any
 name), `base_url` (unmetered runs: the provider's URL) and `extra_args`, as for the other CLIs.
@@ -41,7 +45,7 @@ COPILOT_STATE = ".copilot"
 #: folder of locks beside them moves too: a lock left by the cut-off process does not stop a
 #: resume).
 COPILOT_HANDOFF = HandoffSupport(
-    modes=("resume",),
+    modes=("resume", "compact"),
     state_paths=(f"{COPILOT_STATE}/session-state",),
     session_file=rf"\.copilot/session-state/({UUID})/events\.jsonl",
 )
@@ -52,6 +56,12 @@ COPILOT_ENV: Mapping[str, str] = {
     "COPILOT_PROVIDER_TYPE": "openai",
     "COPILOT_AUTO_UPDATE": "false",
 }
+
+
+#: `--handoff compact`'s session: `$0` is the CLI, `$1` the prompt, the rest its options (the
+#: resumed session's id among them). A failed compaction ends the session (exit status 1):
+#: the continuation never runs uncompacted.
+COPILOT_COMPACT = 'prompt=$1; shift; "$0" -p /compact "$@" && exec "$0" -p "$prompt" "$@"'
 
 
 class CopilotCli:
@@ -65,10 +75,8 @@ class CopilotCli:
     passthrough_env: tuple[str, ...] = ("COPILOT_PROVIDER_BASE_URL", "COPILOT_PROVIDER_API_KEY")
 
     def invocation(self, ctx: SessionContext) -> Invocation:
-        argv = [
-            cli_executable(ctx, "copilot"),
-            "-p",
-            ctx.prompt,
+        executable = cli_executable(ctx, "copilot")
+        options = [
             *([f"--resume={ctx.resume_id}"] if ctx.resume_id else []),
             "--allow-all-tools",  # required headless: no confirmation prompts
             "--no-ask-user",  # no questions back: nobody answers them
@@ -76,6 +84,10 @@ class CopilotCli:
             "--no-color",
             *extra_args(ctx),
         ]
+        if ctx.handoff == "compact" and ctx.resume_id:
+            argv = ["/bin/sh", "-c", COPILOT_COMPACT, executable, ctx.prompt, *options]
+        else:
+            argv = [executable, "-p", ctx.prompt, *options]
         env = {
             **COPILOT_ENV,
             "COPILOT_HOME": str(ctx.home / COPILOT_STATE),

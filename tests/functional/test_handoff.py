@@ -66,7 +66,7 @@ MODES = {
     "gemini": ("fresh", "resume"),
     "opencode": ("fresh", "resume"),
     "qwen": ("fresh", "resume", "compact"),
-    "copilot": ("fresh", "resume"),
+    "copilot": ("fresh", "resume", "compact"),
 }
 #: The playbooks of tests/functional/test_agent_clis.py (their servers, settings and options),
 #: and those of the CLIs added after them.
@@ -109,6 +109,7 @@ SEED = "1"
 COMPACTED = {
     "claude": f"<analysis>.</analysis><summary>{SUMMARY}</summary>",
     "qwen": f"<analysis>.</analysis><state_snapshot>{SUMMARY}</state_snapshot>",
+    "copilot": f"<overview>{SUMMARY}</overview><checkpoint_title>Pricing done</checkpoint_title>",
 }
 
 

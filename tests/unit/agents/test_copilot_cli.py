@@ -1,22 +1,18 @@
-"""GitHub Copilot CLI: its headless command line and environment, and the token usage it reports
-(its session log's usage records, else the summary it prints). The real CLI's runs:
-tests/functional/test_more_agent_clis.py."""
+"""GitHub Copilot CLI: its headless command line and environment (resumed and compacted too),
+and the token usage it reports (its session log's usage records and compactions, else the
+summary it prints). The real CLI's runs: tests/functional/test_more_agent_clis.py and
+tests/functional/test_handoff_copilot.py."""
 
 from __future__ import annotations
 
 import json
+import subprocess
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from specsnap.agents.base import (
-    ApiRoute,
-    SessionContext,
-    adapter_traits,
-    get_agent,
-    require_handoff,
-)
+from specsnap.agents.base import ApiRoute, SessionContext, adapter_traits, get_agent
 from specsnap.agents.cli_usage import parse_copilot_events, parse_copilot_summary
 from specsnap.agents.copilot_cli import CopilotCli
 from specsnap.errors import UsageError
@@ -34,16 +30,13 @@ def ctx(tmp_path: Path) -> SessionContext:
     return replace(bare, routes={"openai": ROUTE})
 
 
-def test_it_is_registered_metered_as_openai_without_web_tools_and_resumes() -> None:
-    adapter = get_agent("copilot-cli")
-    traits = adapter_traits(adapter)
+def test_it_is_registered_metered_as_openai_without_web_tools_and_resumes_or_compacts() -> None:
+    traits = adapter_traits(get_agent("copilot-cli"))
     assert (traits.apis, traits.web_tools, traits.handoff_modes) == (
         ("openai",),
         "disabled",
-        ("fresh", "resume"),
+        ("fresh", "resume", "compact"),
     )
-    with pytest.raises(UsageError, match="does not support --handoff compact"):
-        require_handoff(adapter, "compact")
 
 
 def test_the_prompt_runs_headless_with_every_tool_allowed_and_no_questions(
@@ -59,6 +52,37 @@ def test_a_resumed_session_names_the_cut_off_one_by_its_id(ctx: SessionContext) 
     argv = CopilotCli().invocation(replace(ctx, handoff="resume", resume_id=RESUMED)).argv
     assert f"--resume={RESUMED}" in argv and argv[1:3] == ("-p", ctx.prompt)
     assert not [a for a in CopilotCli().invocation(ctx).argv if a.startswith("--resume")]
+
+
+def fake_copilot(tmp_path: Path, status: int) -> Path:
+    """A stand-in executable that logs each command line it is given, one per line (the
+    sh -c around the real CLI is what is tested here; the real CLI: the functional test)."""
+    script = tmp_path / "copilot"
+    script.write_text(
+        f'#!/bin/sh\nprintf "%s|" "$@" >> "$0.calls"; echo >> "$0.calls"\nexit {status}\n'
+    )
+    script.chmod(0o755)
+    return script
+
+
+@pytest.mark.parametrize("status", [0, 1])
+def test_a_compacted_session_compacts_with_its_own_command_then_resumes_with_the_prompt(
+    ctx: SessionContext, tmp_path: Path, status: int
+) -> None:
+    """Two `-p` runs of the resumed session, the second only once the first compacted."""
+    cli = fake_copilot(tmp_path, status)
+    compact = replace(ctx, handoff="compact", resume_id=RESUMED, options={"bin": str(cli)})
+    prompt = "Go on: it's $HOME's \"sprint\"; `true`"
+    invocation = CopilotCli().invocation(replace(compact, prompt=prompt))
+    assert invocation.argv[:2] == ("/bin/sh", "-c") and invocation.stdin is None
+    done = subprocess.run(invocation.argv, capture_output=True, text=True, check=False)
+    options = f"--resume={RESUMED}|--allow-all-tools|--no-ask-user|--no-auto-update|--no-color|"
+    runs = [f"-p|/compact|{options}", f"-p|{prompt}|{options}"]
+    assert done.returncode == status
+    assert Path(f"{cli}.calls").read_text().splitlines() == runs[: 2 - status]
+    resumed = CopilotCli().invocation(replace(compact, handoff="resume"))
+    fresh = CopilotCli().invocation(replace(compact, resume_id=None))
+    assert resumed.argv[0] == fresh.argv[0] == str(cli)
 
 
 def test_only_its_session_folders_move_and_the_log_names_the_session(tmp_path: Path) -> None:
@@ -134,6 +158,39 @@ def test_a_resumed_log_counts_only_the_records_after_its_last_resume() -> None:
     text = "\n".join([start, before, resume, after])
     assert parse_copilot_events(text) == Tokens(900, 120, 0, 2500, "reported")
     assert parse_copilot_events("\n".join([before, resume])).source == "unknown"
+
+
+def compaction(attempt: str, inp: int, out: int, read: int, trigger: str = "manual") -> str:
+    used = {"requestCount": 1, "inputTokens": inp, "outputTokens": out, "cacheReadTokens": read,
+            "cacheWriteTokens": 0, "model": "gpt-fake-1"}  # fmt: skip
+    data = {"success": True, "outcome": "applied", "compactionAttemptId": attempt,
+            "trigger": trigger, "compactionTokensUsed": used}  # fmt: skip
+    return json.dumps({"type": "session.compaction_complete", "data": data})
+
+
+def test_compactions_count_and_a_compact_step_counts_with_the_resume_after_it() -> None:
+    """`--handoff compact`: `-p /compact` (its call in the compaction event, no usage record),
+    then the resume with the prompt; both are this run's, session 1 is not."""
+    start = json.dumps({"type": "session.start", "data": {}})
+    resume = json.dumps({"type": "session.resume", "data": {}})
+    asked = json.dumps({"type": "user.message", "data": {"content": "Go on."}})
+    session_one = [start, asked, usage_record("chatcmpl-1", 900, 20, 0)]
+    compacted = [resume, compaction("c-1", 600, 40, 100)]
+    continued = [resume, asked, usage_record("chatcmpl-1", 3400, 120, 2500)]
+    both = Tokens(500 + 900, 40 + 120, 0, 100 + 2500, "reported")
+    assert parse_copilot_events("\n".join([*session_one, *compacted, *continued])) == both
+    # a later resume (session 3) is a run of its own: session 2 asked its prompt
+    later = [resume, asked, usage_record("chatcmpl-9", 50, 5, 0)]
+    text = "\n".join([*session_one, *compacted, *continued, *later])
+    assert parse_copilot_events(text) == Tokens(50, 5, 0, 0, "reported")
+    # a compaction after a prompt (interactive), or an automatic one, does not carry over
+    prompted = [resume, asked, compaction("c-2", 600, 40, 0)]
+    auto = [resume, compaction("c-3", 600, 40, 0, trigger="auto")]
+    for before in (prompted, auto):
+        assert parse_copilot_events("\n".join([*before, *continued])) == Tokens(
+            900, 120, 0, 2500, "reported"
+        )
+    assert parse_copilot_events("\n".join(auto)) == Tokens(600, 40, 0, 0, "reported")
 
 
 def test_the_summary_line_is_read_rounded_and_cached_tokens_apart() -> None:

@@ -15,7 +15,9 @@ under each mode, whose edits are the notetaker control's solution of that seed.
 The tier is root-only, as in the Action's container, so nothing but the scripted server keeps a
 scorecard from being official: its token counts are the server's, which SpecSnap cannot check,
 so each card says so and the ledger refuses it (the leaderboard's tracks per mode are tested on
-ledger entries, tests/unit/leaderboard).
+ledger entries, tests/unit/leaderboard). How each CLI is played, the root-only tier and the
+control's solution: tests/support/tier2_play.py; every adapter's `fresh` with a mid-stream
+cutoff: tests/functional/test_agent_clis.py and test_more_agent_clis.py.
 """
 
 from __future__ import annotations

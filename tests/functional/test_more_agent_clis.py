@@ -43,9 +43,6 @@ FRESH_ONLY = ("mini", "grok")
 #: grok-cli cannot turn off xAI's live search for grok models, and reports no tokens.
 WEB_TOOLS = {"grok": "not-disableable"}
 REPORTS_NO_TOKENS = ("grok",)
-#: The CLIs whose every model request is a scripted conversation turn (no side requests), so
-#: their ATIF trajectories are checked against the script call by call.
-SCRIPT_ONLY = ("copilot", "grok")
 #: Said only in session 1's stalled answer: it must not reach session 2's requests.
 SESSION_ONE_MARK = "Plan-2b7c: let me start with the pricing rules."
 
@@ -106,9 +103,8 @@ def test_a_run_is_cut_off_at_the_first_edit_metered_and_completed(
     assert data["scores"]["raw_retention"] == 1.0, [
         (f.name, f.read_text()[-3000:]) for f in sorted(log.glob("*.log"))
     ]
-    if name in SCRIPT_ONLY:
-        assert_trajectory(run / "sessions" / "1" / "trajectory.json", [streaming], first)
-        assert_trajectory(run / "sessions" / "2" / "trajectory.json", turns, second)
+    assert_trajectory(run / "sessions" / "1" / "trajectory.json", [streaming], first)
+    assert_trajectory(run / "sessions" / "2" / "trajectory.json", turns, second)
     assert not trust_reasons(data), data["unofficial_reasons"]
     # The grade, cross-checked: `verify --run` regrades the final commit and rebuilds the card.
     scorecard = str(run / "scorecard.json")

@@ -39,3 +39,14 @@ def without_timings(value: Any) -> Any:
     if isinstance(value, list):
         return [without_timings(v) for v in value]
     return value
+
+
+def differing(a: Any, b: Any, path: str = "") -> set[str]:
+    """The key paths where two JSON values differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = set(a) | set(b)
+        return {p for k in keys for p in differing(a.get(k), b.get(k), f"{path}.{k}")}
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        pairs = enumerate(zip(a, b, strict=True))
+        return {p for i, (x, y) in pairs for p in differing(x, y, f"{path}[{i}]")}
+    return set() if a == b else {path}

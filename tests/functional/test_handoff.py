@@ -15,44 +15,39 @@ under each mode, whose edits are the notetaker control's solution of that seed.
 The tier is root-only, as in the Action's container, so nothing but the scripted server keeps a
 scorecard from being official: its token counts are the server's, which SpecSnap cannot check,
 so each card says so and the ledger refuses it (the leaderboard's tracks per mode are tested on
-ledger entries, tests/unit/leaderboard).
+ledger entries, tests/unit/leaderboard). How each CLI is played, the root-only tier and the
+control's solution: tests/support/tier2_play.py; every adapter's `fresh` with a mid-stream
+cutoff: tests/functional/test_agent_clis.py and test_more_agent_clis.py.
 """
 
 from __future__ import annotations
 
-import base64
 import json
-import os
 import re
-import shutil
-import subprocess
-import sys
-import tempfile
-from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from specsnap.agents.base import adapter_traits, get_agent
-from specsnap.metering.apis import APIS
-from tests.conftest import ROOT
-from tests.functional.cli import card, without_timings
-from tests.functional.test_agent_clis import (
-    COMMIT,
-    PLAYBOOKS,
+from tests.functional.cli import card, differing, without_timings
+from tests.support import fake_anthropic, fake_gemini
+from tests.support.agent_cli import cli_binary
+from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text
+from tests.support.tier2_play import (
+    PLAYS,
     REAL_KEYS,
-    Playbook,
+    SEED,
+    SHELL,
+    Solution,
     aider_whole,
     counts,
+    finish,
     heredoc,
-    openai_settings,
+    play_run,
+    specsnap,
 )
-from tests.support import fake_anthropic, fake_gemini, fake_openai
-from tests.support.agent_cli import cli_binary
-from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text, tool_use
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
 
@@ -68,32 +63,6 @@ MODES = {
     "qwen": ("fresh", "resume", "compact"),
     "copilot": ("fresh", "resume", "compact"),
 }
-#: The playbooks of tests/functional/test_agent_clis.py (their servers, settings and options),
-#: and those of the CLIs added after them.
-PLAYS = {
-    **PLAYBOOKS,
-    "opencode": Playbook(
-        "opencode", "opencode", "openai", fake_openai.FakeOpenAI, openai_settings,
-        lambda sandbox: [], options={"model": "gpt-fake-1"},
-    ),
-    "qwen": Playbook(
-        "qwen", "qwen-code", "openai", fake_openai.FakeOpenAI, openai_settings,
-        lambda sandbox: [], options={"model": "gpt-fake-1"},
-    ),
-    "copilot": Playbook(
-        "copilot", "copilot-cli", "openai", fake_openai.FakeOpenAI, openai_settings,
-        lambda sandbox: [], options={"model": "gpt-fake-1"},
-    ),
-}  # fmt: skip
-#: Each CLI's shell tool (aider has none: it edits whole files it was told about).
-SHELL: dict[str, Callable[[str], Block]] = {
-    "claude": lambda command: fake_anthropic.bash(command, "Run a command"),
-    "codex": fake_openai.exec_command,
-    "gemini": fake_gemini.run_shell_command,
-    "opencode": lambda command: tool_use("bash", command=command, description="Run a command"),
-    "qwen": lambda command: tool_use("run_shell_command", command=command),
-    "copilot": lambda command: tool_use("bash", command=command, description="Run a command"),
-}
 #: The CLIs that say the marker in a turn of its own, before their edit.
 #: Where the CLIs that say the marker a turn before their edit keep their session (in HOME).
 LOOK_FIRST = {
@@ -104,115 +73,12 @@ LOOK_FIRST = {
 }
 COMPARED = "claude"
 SUMMARY = "Summary-c41d: pricing done, the rest of the sprint remains."
-SEED = "1"
 #: The compaction answer, in the form each CLI's compaction prompt asks for.
 COMPACTED = {
     "claude": f"<analysis>.</analysis><summary>{SUMMARY}</summary>",
     "qwen": f"<analysis>.</analysis><state_snapshot>{SUMMARY}</state_snapshot>",
     "copilot": f"<overview>{SUMMARY}</overview><checkpoint_title>Pricing done</checkpoint_title>",
 }
-
-
-@dataclass(frozen=True)
-class Solution:
-    """tier-2 (seed SEED) solved: the one file session 1 writes whole, the solution's patch, and
-    every file the solution writes, in its solved form (aider writes those)."""
-
-    first: str
-    first_content: str
-    patch: str
-    files: dict[str, str]
-
-
-@pytest.fixture(scope="module")
-def solution(tiers: Path) -> Iterator[Solution]:
-    """tier-2 solved as the notetaker control solves it (its whole diff but its notes): session 1
-    writes the file the control edits first, session 2 the rest."""
-    scratch = Path(tempfile.mkdtemp(prefix="specsnap-tier-2-solved-", dir="/tmp"))
-    scratch.chmod(0o711)  # the agent's account reaches the run inside
-    out = scratch / "run"
-    solved = specsnap("run", "--tier", "2", "--seed", SEED, "--agent", "notetaker", "--out",
-                      str(out), settings={}, tiers=tiers)  # fmt: skip
-    assert solved.returncode == 0, solved.stdout + solved.stderr
-    first = card(out)["sessions"][0]["cutoff"]["file"]
-
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", "-C", str(out / "sandbox"), *args], capture_output=True,
-                              text=True, check=True)  # fmt: skip
-        return done.stdout
-
-    base = git("rev-list", "--max-parents=0", "HEAD").strip()
-    solved_paths = [".", ":(exclude)NOTES.md"]
-    changed = git("diff", "--name-only", "--diff-filter=AM", base, "HEAD", "--", *solved_paths)
-    files = {path: git("show", f"HEAD:{path}") for path in changed.split()}
-    patch = git("diff", base, "HEAD", "--", *solved_paths)
-    yield Solution(first, git("show", f"HEAD:{first}"), patch, files)
-    shutil.rmtree(scratch, ignore_errors=True)
-
-
-def finish(name: str, solved: Solution) -> list[Turn]:
-    """Session 2 finishes the sprint: the first file restored (session 1 may have been frozen
-    half-way through writing it) and the whole patch applied with the CLI's shell tool, then a
-    commit; aider names the files, then writes each whole (it commits by itself). Gemini CLI gets
-    the patch base64-encoded (a heredoc in its shell tool left it unapplied)."""
-    usage = Usage(900, 120, PLAYS[name].cache_write, 2500)
-    if name == "aider":
-        names = " and ".join(solved.files)
-        ask = Turn((text(f"I need to change {names}."),), Usage(700, 20, 0, 2000))
-        return [ask, Turn((text(aider_whole(solved.files)),), usage)]
-    if name == "gemini":
-        encoded = base64.b64encode(solved.patch.encode()).decode()
-        command = f"git checkout -- {solved.first} && echo {encoded} | base64 -d | git apply"
-        return [Turn((SHELL[name](f"{command} && {COMMIT}"),), usage)]
-    restore = f"git checkout -- {solved.first}"
-    command = f"{restore} && git apply <<'PATCH'\n{solved.patch}PATCH\n{COMMIT}"
-    return [Turn((SHELL[name](command),), usage)]
-
-
-@pytest.fixture(scope="module")
-def tiers() -> Iterator[Path]:
-    """tier-2 in a root-only directory, as in the Action's container: the agent's account cannot
-    read the hidden tests."""
-    base = Path(tempfile.mkdtemp(prefix="specsnap-handoff-tiers-", dir="/tmp"))
-    shutil.copytree(ROOT / "tiers" / "tier-2", base / "tier-2")
-    subprocess.run(["chmod", "-R", "go-rwx", str(base)], check=True)
-    base.chmod(0o711)
-    yield base
-    shutil.rmtree(base, ignore_errors=True)
-
-
-def specsnap(*args: str, settings: dict[str, str], tiers: Path) -> subprocess.CompletedProcess[str]:
-    """`specsnap ARGS` with the tiers of `tiers` and no API key but those of `settings`."""
-    env = {**os.environ, "SPECSNAP_TIERS_DIR": str(tiers), **settings}
-    for name in (k for api in APIS.values() for k in api.key_envs):
-        if name not in settings:
-            env.pop(name, None)
-    command = [sys.executable, "-m", "specsnap", *args]
-    return subprocess.run(command, env=env, text=True, capture_output=True, timeout=600)
-
-
-def play_run(
-    play: Playbook,
-    run: Path,
-    servers: tuple[ScriptedServer, ScriptedServer],
-    key: str,
-    options: list[str],
-    tiers: Path,
-    *extra: str,
-) -> subprocess.CompletedProcess[str]:
-    """A whole run step by step (`extra`: more `prepare` arguments, the tier's): session 1 against
-    the first server, session 2 against the second; the grade step's process."""
-    first, second = servers
-    prepared = specsnap(
-        "prepare", "--agent", play.agent, *extra,
-        *(arg for option in options for arg in ("--agent-opt", option)),
-        "--out", str(run), settings=play.settings(first, key), tiers=tiers,
-    )  # fmt: skip
-    assert prepared.returncode == 0, prepared.stderr
-    for index, server in (("1", first), ("2", second)):
-        ran = specsnap("session", str(run), index, settings=play.settings(server, key), tiers=tiers)
-        assert ran.returncode == 0, ran.stderr
-    return specsnap("grade", str(run), settings={}, tiers=tiers)
 
 
 def run_in_mode(
@@ -228,7 +94,7 @@ def run_in_mode(
         [*(compaction if mode == "compact" else []), *finish(name, solved)],
         api_key=key,
     )
-    options = [f"bin={cli_binary(play.cli)}", *(f"{k}={v}" for k, v in play.options.items())]
+    options = play.agent_opts(cli_binary(play.cli))
     with first.start(), second.start():
         prepare = ("--tier", "2", "--seed", SEED, "--handoff", mode)
         graded = play_run(play, run, (first, second), key, options, tiers, *prepare)
@@ -279,17 +145,6 @@ def at_one_address(document: Any) -> Any:
     return json.loads(
         re.sub(r"http://127\.0\.0\.1:[0-9]+", "http://127.0.0.1:PORT", json.dumps(document))
     )
-
-
-def differing(a: Any, b: Any, path: str = "") -> set[str]:
-    """The key paths where two JSON values differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        keys = set(a) | set(b)
-        return {p for k in keys for p in differing(a.get(k), b.get(k), f"{path}.{k}")}
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        pairs = enumerate(zip(a, b, strict=True))
-        return {p for i, (x, y) in pairs for p in differing(x, y, f"{path}[{i}]")}
-    return set() if a == b else {path}
 
 
 def checked_runs(
@@ -399,13 +254,20 @@ def check_compacted(compacted: ScriptedServer, compact: dict[str, Any]) -> None:
     assert moved["error"] is None and moved["session_id"] and moved["mode"] == "compact"
 
 
-def test_qwen_code_compacts_the_resumed_session_with_its_own_command(
-    tmp_path: Path, tiers: Path, solution: Solution
+@pytest.mark.parametrize("name", ["qwen", "copilot"])
+def test_a_cli_compacts_the_resumed_session_with_its_own_command(
+    name: str, tmp_path: Path, tiers: Path, solution: Solution
 ) -> None:
-    """Qwen Code's `/compress`, sent before the continuation prompt (Claude Code's `/compact`:
-    the test above)."""
-    run, _, second = checked_runs("qwen", ("compact",), tmp_path, tiers, solution)["compact"]
-    check_compacted(second, card(run))
+    """Qwen Code's `/compress`, sent before the continuation prompt; Copilot CLI's `copilot
+    --resume=ID -p /compact`, then the resume with it (Claude Code's `/compact`: the test
+    above). Copilot's own report, its compaction included, equals what the meter counted."""
+    run, _, second = checked_runs(name, ("compact",), tmp_path, tiers, solution)["compact"]
+    compacted = card(run)
+    check_compacted(second, compacted)
+    if name == "copilot":
+        session = compacted["sessions"][1]
+        assert session.get("tokens_reported") == {**session["tokens"], "source": "reported"}
+        assert not [n for n in session["notes"] if "reported other token counts" in n], session
 
 
 def check_compaction(

@@ -18,12 +18,11 @@ import tempfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.conftest import ROOT
-from tests.functional.cli import card, specsnap, without_timings
+from tests.functional.cli import card, differing, specsnap, without_timings
 
 pytestmark = [
     pytest.mark.slow,
@@ -59,17 +58,6 @@ def runs() -> Iterator[dict[str, Path]]:
         made = dict(zip(MODES, pool.map(run, MODES), strict=True))
     yield {"tiers": tiers, **made}
     shutil.rmtree(base, ignore_errors=True)
-
-
-def differing(a: Any, b: Any, path: str = "") -> set[str]:
-    """The key paths where two JSON values differ."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        keys = set(a) | set(b)
-        return {p for k in keys for p in differing(a.get(k), b.get(k), f"{path}.{k}")}
-    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        pairs = enumerate(zip(a, b, strict=True))
-        return {p for i, (x, y) in pairs for p in differing(x, y, f"{path}[{i}]")}
-    return set() if a == b else {path}
 
 
 def test_each_mode_is_official_labelled_and_scores_what_its_handoff_keeps(

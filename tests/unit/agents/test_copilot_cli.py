@@ -1,7 +1,7 @@
 """GitHub Copilot CLI: its headless command line and environment (resumed and compacted too),
 and the token usage it reports (its session log's usage records and compactions, else the
 summary it prints). The real CLI's runs: tests/functional/test_more_agent_clis.py and
-tests/functional/test_handoff_copilot.py."""
+tests/functional/test_handoff.py."""
 
 from __future__ import annotations
 

@@ -56,8 +56,12 @@ def test_an_edit_made_as_the_agent_exits_cuts_the_session_off(tmp_path: Path, ac
     session, cutoff = session_one(tmp_path, ACTS[act])
     assert cutoff["fired"] and cutoff["reason"] == "source-edit", cutoff
     assert session["exit"]["status"] == "cutoff", (session["exit"], cutoff["detected_by"])
-    if act == "truncates":  # deterministic: only the last comparison can see it in time
-        assert (cutoff["file"], cutoff["detected_by"]) == ("units/convert.py", "session-end")
+    if act == "truncates":
+        # Usually only the last comparison sees it in time; on a loaded machine the agent may
+        # still be exiting when a poll interval has passed, and the poll sees it: either way the
+        # session is cut off at that file.
+        assert cutoff["file"] == "units/convert.py", cutoff
+        assert cutoff["detected_by"] in ("session-end", "poll"), cutoff
 
 
 def test_an_agent_that_leaves_only_a_note_completes_its_session(tmp_path: Path) -> None:

@@ -7,17 +7,17 @@ A scorecard is made of two things: the sessions as their records state them (the
 its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test
 plays every seed and, in the soak run, plays every fifth seed (3, 8, 13, 18) again, requiring
 both to be identical (timings aside; `SPECSNAP_REPEAT_EVERY_SEED=1` repeats them all; it never
-found a difference). The second grades two whole runs per tier and control (seed 13, where the
-amnesiac used to breach on tier 4) and compares the scorecards themselves: in the default run
-for the two controls whose continuation depends on what session 1 left (notetaker, amnesiac),
-in the soak run for all five (tracker is a notetaker in Stage I; recall and noop do nothing in
-session 1).
+found a difference). The second grades a whole run per tier and control (seed 13, where the
+amnesiac used to breach on tier 4): the controls' scores separate them as the protocol says,
+and a second run gives the same scorecard, compared whole: in the default run for the two
+controls whose continuation depends on what session 1 left (notetaker, amnesiac), in the soak
+run for all five (tracker is a notetaker in Stage I; recall and noop do nothing in session 1).
 
 Cost (2 cores, idle, measured): a run without grading and with the meter off (neither changes
 what a control does or what the reconciliation sees) takes about 1.9 s on tier 4 and 3 s on
 tier 1 (its baseline check grades the baseline commit); 24 runs an item in the soak run, 1 in
 the default run, 20 items; about 3.5 times that on a loaded CI machine. The second test: two
-graded runs an item, 8 items in the default run (20 in the soak run).
+graded runs an item for notetaker and amnesiac, one for the others (two for all in the soak run).
 """
 
 from __future__ import annotations
@@ -97,18 +97,30 @@ def test_a_control_never_breaches_over_twenty_seeds_and_repeats_itself(
     assert differed == [], "a repeated run would give another scorecard"
 
 
-@pytest.mark.parametrize("control", REPEATED_CONTROLS)
+@pytest.mark.parametrize("control", CONTROLS)
 @pytest.mark.parametrize("tier", TIERS)
-def test_a_repeated_control_run_gives_the_same_scorecard(
+def test_a_graded_control_run_separates_the_controls_and_repeats_itself(
     tmp_path: Path, tier: str, control: str
 ) -> None:
+    """The controls' scores (docs/agents.md): the notetaker keeps everything, cut off at every
+    session but the last; the amnesiac and the memoriser (recall) keep at most a quarter; noop
+    nothing. Then, for REPEATED_CONTROLS, the same run again gives the same scorecard."""
     tmp_path.chmod(0o711)
+    runs = ("first", "again") if control in REPEATED_CONTROLS else ("first",)
     cards = []
-    for name in ("first", "again"):
+    for name in runs:
         _sessions(tmp_path / name, tier, control, REPEATED_SEED, {})
         grade_run(tmp_path / name)
         graded = card(tmp_path / name)
         assert graded["gate"]["protocol_breaches"] == []
         cards.append(without_timings(graded))
-    first, again = cards
-    assert first == again
+    scores, sessions = cards[0]["scores"], cards[0]["sessions"]
+    if control in ("notetaker", "tracker"):
+        assert scores["net_retention"] == 1.0, cards[0]["requirements"]
+        fired = [(s["cutoff"]["fired"], s["cutoff"]["reason"]) for s in sessions]
+        assert fired == [(True, "source-edit")] * (len(sessions) - 1) + [(False, None)], fired
+    elif control in ("amnesiac", "recall"):
+        assert scores["raw_retention"] <= 0.25, cards[0]["requirements"]
+    else:
+        assert scores["raw_retention"] == 0.0
+    assert all(card == cards[0] for card in cards[1:])

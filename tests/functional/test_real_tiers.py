@@ -2,7 +2,9 @@
 
 The soak run (`scripts/test.sh --soak`) validates each tier over two seeds (every check, and each
 seed's reference against the other's values; 5 to 7 minutes a tier on 2 cores); `specsnap tiers
-validate --seeds 5` is the full proof. The default run grades the controls on every tier.
+validate --seeds 5` is the full proof. The default run grades the controls on every tier in
+tests/functional/test_fairness_controls.py (seed 13, in-process); the soak run also grades them
+here, through the command (seed 5).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ def test_tier_validates(tier: str) -> None:
     assert f"{tier}:" in proc.stdout and "valid" in proc.stdout.splitlines()[-1]
 
 
+@pytest.mark.soak
 @pytest.mark.parametrize("tier", TIERS)
 def test_notetaker_keeps_everything_and_amnesiac_loses_it(tier: str, tmp_path: Path) -> None:
     sessions = load_tier(tier).sessions

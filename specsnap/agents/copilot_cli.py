@@ -5,9 +5,9 @@ session's fresh HOME (never the sandbox).
 
 Its own token report: each session's log, `$COPILOT_HOME/session-state/<id>/events.jsonl`, holds
 one `session.usage_record` per model response, written as the response ends, so a cut-off
-session still reports what it received (a compaction's call: in its `session.compaction_complete`
-event); the human summary it prints at the end (`Tokens ↑ … •
-↓ …`, rounded) is read only when there is no log.
+session still reports what it received (a compaction's call is in its
+`session.compaction_complete` event instead); the human summary it prints at the end (`Tokens ↑
+… • ↓ …`, rounded) is read only when there is no log.
 
 Handoff: Copilot CLI keeps each session under ~/.copilot/session-state/<id>/ (its event log,
 `events.jsonl`, is enough to resume it); `resume` moves that folder and runs `copilot

@@ -1,11 +1,11 @@
 """SpecSnap's own control agents are honest: on every tier, over twenty seeds (the soak run;
-seeds 3 and 13 in the default run, 13 by the second test), none of their sessions records a
-protocol breach, and a repeated run gives the same scorecard.
+seed 13 in the default run, by the second test), none of their sessions records a protocol
+breach, and a repeated run gives the same scorecard.
 
 A scorecard is made of two things: the sessions as their records state them (the scorecard's
 `sessions`, built by `Session.from_record`) and the grading of the final commit, a function of
-its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test
-plays every seed and, in the soak run, plays every fifth seed (3, 8, 13, 18) again, requiring
+its tree alone (tests/functional/test_verify.py regrades byte for byte). So the first test, in
+the soak run only, plays every seed and plays every fifth seed (3, 8, 13, 18) again, requiring
 both to be identical (timings aside; `SPECSNAP_REPEAT_EVERY_SEED=1` repeats them all; it never
 found a difference). The second grades a whole run per tier and control (seed 13, where the
 amnesiac used to breach on tier 4): the controls' scores separate them as the protocol says,
@@ -15,9 +15,10 @@ run for all five (tracker is a notetaker in Stage I; recall and noop do nothing 
 
 Cost (2 cores, idle, measured): a run without grading and with the meter off (neither changes
 what a control does or what the reconciliation sees) takes about 1.9 s on tier 4 and 3 s on
-tier 1 (its baseline check grades the baseline commit); 24 runs an item in the soak run, 1 in
-the default run, 20 items; about 3.5 times that on a loaded CI machine. The second test: two
-graded runs an item for notetaker and amnesiac, one for the others (two for all in the soak run).
+tier 1 (its baseline check grades the baseline commit); 24 runs an item, 20 items; about 3.5
+times that on a loaded CI machine. The second test: two graded runs an item for notetaker and
+amnesiac, one for the others (two for all in the soak run): 4 minutes of one worker in all,
+measured in the default run on 2 cores.
 """
 
 from __future__ import annotations
@@ -45,11 +46,9 @@ pytestmark = [
 
 TIERS = ("tier-1", "tier-2", "tier-3", "tier-4")
 CONTROLS = ("notetaker", "tracker", "amnesiac", "recall", "noop")
-SEEDS: tuple[int, ...] = tuple(range(20)) if SOAK else (3,)  # and REPEATED_SEED below
-if os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1":
-    REPEATED_SEEDS = SEEDS
-else:
-    REPEATED_SEEDS = SEEDS[3::5] if SOAK else ()  # the second test repeats in the default run
+SEEDS = tuple(range(20))
+EVERY_SEED = os.environ.get("SPECSNAP_REPEAT_EVERY_SEED") == "1"
+REPEATED_SEEDS = SEEDS if EVERY_SEED else SEEDS[3::5]
 REPEATED_SEED = 13
 REPEATED_CONTROLS = CONTROLS if SOAK else ("notetaker", "amnesiac")
 
@@ -76,6 +75,7 @@ def _played(out: Path, tier: str, control: str, seed: int) -> tuple[list[Session
     return records, (shown, tree_of(sandbox, head) if head else None)
 
 
+@pytest.mark.soak  # the default run checks seed 13 for breaches in the graded test below
 @pytest.mark.parametrize("control", CONTROLS)
 @pytest.mark.parametrize("tier", TIERS)
 def test_a_control_never_breaches_over_twenty_seeds_and_repeats_itself(

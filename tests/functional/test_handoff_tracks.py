@@ -1,8 +1,8 @@
 """One track per handoff mode, end to end with official scorecards: the model-free amnesiac (its
 conversation kept in its HOME, as a CLI's is) runs the fixture tier (tier-90, seed 1) under
-`fresh`, `resume` and `compact`; `specsnap submit` bundles each, `specsnap ledger append` rebuilds and records each,
-and `specsnap leaderboard` ranks each in its own table. Stage II stays locked: only a `fresh`
-run can unlock it, and the amnesiac's full-memory pass is not one.
+`fresh`, `resume` and `compact`; `specsnap submit` bundles each, `specsnap ledger append`
+rebuilds and records each, and `specsnap leaderboard` ranks each in its own table. Stage II
+stays locked: only a `fresh` run can unlock it, and the amnesiac's full-memory pass is not one.
 
 As in the Action's container, SpecSnap runs as root with the tier unreadable to the agent's
 account, so nothing keeps these scorecards from being official.

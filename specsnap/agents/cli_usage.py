@@ -224,12 +224,20 @@ def parse_qwen_stream(text: str) -> Tokens:
 
 
 def _qwen_usage(usage: Mapping[str, Any]) -> Tokens:
-    cache_read = _count(usage.get("cache_read_input_tokens"))
+    keys = ("input_tokens", "output_tokens", "cache_creation_input_tokens")
+    return _reads_included(usage, *keys, "cache_read_input_tokens")
+
+
+def _reads_included(
+    usage: Mapping[str, Any], input_key: str, output_key: str, write_key: str, read_key: str
+) -> Tokens:
+    """A report whose input count includes the cache reads (as OpenAI counts), as Tokens."""
+    read = _count(usage.get(read_key))
     return Tokens(
-        max(_count(usage.get("input_tokens")) - cache_read, 0),
-        _count(usage.get("output_tokens")),
-        _count(usage.get("cache_creation_input_tokens")),
-        cache_read,
+        max(_count(usage.get(input_key)) - read, 0),
+        _count(usage.get(output_key)),
+        _count(usage.get(write_key)),
+        read,
         REPORTED,
     )
 
@@ -271,14 +279,8 @@ def parse_copilot_events(text: str) -> Tokens:
 
 
 def _copilot_usage(usage: Mapping[str, Any]) -> Tokens:
-    read = _count(usage.get("cacheReadTokens"))
-    return Tokens(
-        max(_count(usage.get("inputTokens")) - read, 0),
-        _count(usage.get("outputTokens")),
-        _count(usage.get("cacheWriteTokens")),
-        read,
-        REPORTED,
-    )
+    keys = ("inputTokens", "outputTokens", "cacheWriteTokens", "cacheReadTokens")
+    return _reads_included(usage, *keys)
 
 
 _COPILOT_SUMMARY = re.compile(

@@ -40,12 +40,11 @@ from tests.support.fake_model import Turn, Usage, presented_keys, text, trust_re
 from tests.support.tier2_play import (
     PLAYS,
     REAL_KEYS,
-    SEED,
     Solution,
     counts,
     finish,
-    play_run,
     specsnap,
+    stalled_run,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
@@ -63,23 +62,13 @@ def test_a_run_is_metered_from_the_servers_side_cut_off_mid_stream_and_completed
     play = PLAYS[name]
     assert "fresh" in adapter_traits(get_agent(play.agent)).handoff_modes
     run = tmp_path / "run"
-    key = REAL_KEYS[play.api]
     streaming = Turn(
         (text(f"{SESSION_ONE_ONLY} " * 20),),
         Usage(1200, 80, play.cache_write, 0),
         stall_s=2.0,
     )
-    first = play.server([streaming], api_key=key)
     turns = finish(name, solution)
-    second = play.server(turns, api_key=key)
-    edited = run / "sandbox" / solution.first
-    first.on_stall = lambda _: edited.write_text(solution.first_content)
-    options = play.agent_opts(cli_binary(play.cli))
-    with first.start(), second.start():
-        graded = play_run(play, run, (first, second), key, options, tiers, "--tier", "2",
-                          "--seed", SEED)  # fmt: skip
-    first.stop()
-    second.stop()
+    graded, first, second = stalled_run(play, run, streaming, turns, tiers, solution)
     data = card(run)
     assert data["handoff"] == "fresh", data["handoff"]
     assert_trajectory(run / "sessions" / "1" / "trajectory.json", [streaming], first)

@@ -20,19 +20,16 @@ import pytest
 
 from specsnap.agents.base import adapter_traits, get_agent
 from tests.functional.cli import card
-from tests.support.agent_cli import cli_binary
 from tests.support.atif import assert_trajectory
 from tests.support.fake_model import Turn, Usage, text, trust_reasons
 from tests.support.tier2_play import (
     PLAYS,
-    REAL_KEYS,
-    SEED,
     SHELL,
     Solution,
     counts,
     finish,
-    play_run,
     specsnap,
+    stalled_run,
 )
 
 pytestmark = [pytest.mark.slow, pytest.mark.agents]
@@ -65,19 +62,9 @@ def test_a_run_is_cut_off_at_the_first_edit_metered_and_completed(
     modes = adapter_traits(get_agent(play.agent)).handoff_modes
     assert (modes == ("fresh",)) if name in FRESH_ONLY else ("fresh" in modes), modes
     run = tmp_path / "run"
-    key = REAL_KEYS[play.api]
     streaming = Turn((text(SESSION_ONE_MARK * 20),), Usage(1200, 80, 0, 0), stall_s=2.0)
-    first = play.server([streaming], api_key=key)
     turns = session_two(name, solution)
-    second = play.server(turns, api_key=key)
-    edited = run / "sandbox" / solution.first
-    first.on_stall = lambda _: edited.write_text(solution.first_content)
-    options = play.agent_opts(cli_binary(play.cli))
-    with first.start(), second.start():
-        graded = play_run(play, run, (first, second), key, options, tiers, "--tier", "2",
-                          "--seed", SEED)  # fmt: skip
-    first.stop()
-    second.stop()
+    graded, first, second = stalled_run(play, run, streaming, turns, tiers, solution)
     data = card(run)
     assert data["handoff"] == "fresh", data["handoff"]
     s1, s2 = data["sessions"]

@@ -25,6 +25,7 @@ from specsnap.metering.apis import APIS
 from tests.conftest import ROOT
 from tests.functional.cli import card
 from tests.support import fake_anthropic, fake_gemini, fake_openai
+from tests.support.agent_cli import cli_binary
 from tests.support.fake_model import Block, ScriptedServer, Turn, Usage, text, tool_use
 
 SEED = "1"
@@ -223,3 +224,28 @@ def play_run(
         ran = specsnap("session", str(run), index, settings=play.settings(server, key), tiers=tiers)
         assert ran.returncode == 0, ran.stderr
     return specsnap("grade", str(run), settings={}, tiers=tiers)
+
+
+def stalled_run(
+    play: Playbook,
+    run: Path,
+    streaming: Turn,
+    turns: list[Turn],
+    tiers: Path,
+    solved: Solution,
+) -> tuple[subprocess.CompletedProcess[str], ScriptedServer, ScriptedServer]:
+    """A `fresh` whole run of tier-2: session 1 hears `streaming`, whose stall writes the first
+    file of the solution (the cutoff's edit); session 2 hears `turns`. The grade step's process
+    and both sessions' servers."""
+    key = REAL_KEYS[play.api]
+    first = play.server([streaming], api_key=key)
+    second = play.server(turns, api_key=key)
+    edited = run / "sandbox" / solved.first
+    first.on_stall = lambda _: edited.write_text(solved.first_content)
+    options = play.agent_opts(cli_binary(play.cli))
+    with first.start(), second.start():
+        graded = play_run(play, run, (first, second), key, options, tiers, "--tier", "2",
+                          "--seed", SEED)  # fmt: skip
+    first.stop()
+    second.stop()
+    return graded, first, second

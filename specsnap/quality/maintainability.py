@@ -34,7 +34,7 @@ SURE = 90
 class Signals:
     """The diff's maintainability signals (each None when it could not be measured)."""
 
-    lines_added: int
+    lines_added: int  # in Python source (tests and notes aside): what the reference adds too
     reference_lines_added: int | None  # the tier's reference solution, for the same sprint
     files_changed: int
     out_of_scope: list[str]  # Python source changed outside the sprint's packages
@@ -68,7 +68,7 @@ def maintainability(
     complexity, most = complexity_added(base, head, sources, added, unparsed)
     dead = dead_code(head, added, unparsed)
     return Signals(
-        lines_added=sum(len(lines) for lines in added.values()),
+        lines_added=sum(len(added[path]) for path in sources),
         reference_lines_added=sum(patch_lines_added(p) for p in reference_patches),
         files_changed=len(changed),
         out_of_scope=out_of_scope(sources, packages, python_path),
@@ -83,10 +83,15 @@ def maintainability(
 
 
 def patch_lines_added(patch: str) -> int:
-    """Lines a unified diff adds."""
-    return sum(
-        1 for line in patch.splitlines() if line.startswith("+") and not line.startswith("+++")
-    )
+    """Lines a unified diff adds to Python source (tests aside), as `lines_added` counts them."""
+    count, counted = 0, False
+    for line in patch.splitlines():
+        if line.startswith("+++ "):
+            path = line[4:].strip().removeprefix("b/")
+            counted = path.endswith(".py") and not is_test_support(path)
+        elif counted and line.startswith("+"):
+            count += 1
+    return count
 
 
 def out_of_scope(

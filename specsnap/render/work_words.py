@@ -80,7 +80,7 @@ def maintainability_text(signals: Maintainability, style: Style) -> str:
         return f"maintainability: {style.prose(signals.why or 'not measured')}"
     reference = signals.reference_lines_added
     parts = [
-        f"{signals.lines_added:,} lines added"
+        f"{signals.lines_added:,} source lines added"
         + (f" (the reference solution adds {reference:,})" if reference is not None else ""),
         "duplication not measured"
         if signals.duplicated_blocks is None

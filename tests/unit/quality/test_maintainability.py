@@ -75,6 +75,27 @@ def test_lines_added_count_the_diff_s_new_lines_and_the_reference_s(tmp_path: Pa
     assert patch_lines_added(patch) == 2
 
 
+def test_notes_and_tests_kept_anywhere_are_not_lines_added_on_either_side(tmp_path: Path) -> None:
+    """An honest agent's notes and tests are never read as bloat beside the reference's code."""
+    notes = "\n".join(f"- step {n}" for n in range(40)) + "\n"
+    found = signals(
+        tmp_path,
+        {
+            "pkg/stock.py": "LIMIT = 5\n\n\ndef level(n):\n    return n + 1\n",
+            "NOTES.md": notes,
+            "pkg/PLAN": notes,
+            "tests/test_stock.py": "def test_level():\n    assert True\n",
+        },
+    )
+    assert found.lines_added == 2 and found.files_changed == 4
+    patch = (
+        "--- a/pkg/x.py\n+++ b/pkg/x.py\n@@ -1 +1,2 @@\n a\n+b\n"
+        "--- /dev/null\n+++ b/docs/x.md\n@@ -0,0 +1,2 @@\n+c\n+d\n"
+        "--- /dev/null\n+++ b/tests/test_x.py\n@@ -0,0 +1 @@\n+e\n"
+    )
+    assert patch_lines_added(patch) == 1
+
+
 def test_complexity_is_what_the_diff_adds_to_the_files_it_changes(tmp_path: Path) -> None:
     branchy = (
         "LIMIT = 3\n\n\ndef level(n):\n    return n\n\n\n"

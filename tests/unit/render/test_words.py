@@ -168,7 +168,7 @@ def test_maintainability_says_each_signal_or_that_it_was_not_measured() -> None:
         40, None, 3, ("a.py",), 5, None, None, None, None, ("x.py:1 unused import 'os'",), 4, 2
     )
     assert maintainability_text(many, TERMINAL) == (
-        "maintainability: 40 lines added; duplication not measured; "
+        "maintainability: 40 source lines added; duplication not measured; "
         "dead code 4 (x.py:1 unused import 'os', …); "
         "5 source files outside the sprint's packages (a.py, …); 2 files not parsed"
     )

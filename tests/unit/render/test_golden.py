@@ -166,7 +166,8 @@ def test_how_the_work_went_is_in_the_comment_beside_the_sessions() -> None:
     assert (
         "- agent's tests: 6 tests in 2 files test 2 of 6 requirements (`EVT-1`, `PRC-1`)" in comment
     )
-    assert "- maintainability: 212 source lines added (the reference solution adds 180); " in comment
+    said = "- maintainability: 212 source lines added (the reference solution adds 180); "
+    assert said in comment
     output = render_check_run(card, None, CONTEXT, "SpecSnap", "success")
     notices = [(a.path, a.line, a.title) for a in output.annotations if a.level == "notice"]
     assert notices == [

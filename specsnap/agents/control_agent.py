@@ -34,6 +34,9 @@ not reward (docs/protocol.md, the controls in Stage II):
 
 Usage: python control_agent.py MODE PROMPT_FILE CONTROL_DIR [--contract original] [--habits H]
                                [--resume ID [--compact]]
+
+Over 400 lines: it is one program, copied whole into the session's HOME and run isolated
+(`python -I -S`), so it can import nothing of its own beside it.
 """
 
 from __future__ import annotations
